@@ -1,0 +1,245 @@
+import { LoopDetector } from '../detection/loop-detector';
+import { planWaves } from '../dispatch/plan-waves';
+import type { JournalEntry } from '../schema/journal-entry';
+import type { ToolOutput } from '../schema/tool-output';
+import { turnConfigSchema } from '../schema/turn-config';
+import type { HaltReason } from '../schema/turn-status';
+import { addUsage } from '../schema/usage';
+import { retryDelay } from '../tools/retry-decision';
+import { type CallState, initialState, type TurnState } from './turn-state';
+
+/**
+ * The reducer: folds one journal entry into the state. Replaying a journal through it rebuilds a
+ * turn exactly; it decides nothing that is not determined by the entries already applied (retry
+ * delays and loop verdicts are pure functions of recorded results), so a replay and the original
+ * run agree.
+ */
+export function applyEntry(state: TurnState | undefined, entry: JournalEntry): TurnState {
+  if (entry.type === 'turn.started') {
+    return initialState({ turnId: entry.turnId, config: turnConfigSchema.parse({}), input: entry.input });
+  }
+  if (!state) throw new Error(`journal does not begin with turn.started (found ${entry.type})`);
+  switch (entry.type) {
+    case 'turn.opened':
+      if (state.spent.startedAt === 0) state.spent.startedAt = entry.at;
+      state.config = entry.config;
+      state.detector = new LoopDetector(entry.config.detection);
+      return state;
+    case 'model.requested':
+      state.modelInFlight = true;
+      return state;
+    case 'model.responded':
+      return applyResponse(state, entry);
+    case 'tool.attempt_started': {
+      const call = callOf(state, entry.toolCallId);
+      if (call.phase === 'done') return state;
+      if (!call.launched) {
+        call.launched = true;
+        state.spent.toolCalls += 1;
+      }
+      call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
+      call.attempts.push({ attempt: entry.attempt, startedAt: entry.at });
+      call.phase = 'running';
+      call.retryAt = undefined;
+      return state;
+    }
+    case 'tool.attempt_finished':
+      return applyAttemptFinished(state, entry);
+    case 'tool.attempt_lost': {
+      const call = callOf(state, entry.toolCallId);
+      if (call.phase === 'done') return state;
+      if (entry.rerun) {
+        call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
+        call.phase = 'pending';
+        call.nextAttempt = entry.attempt;
+      } else {
+        decide(call, {
+          status: 'interrupted',
+          content: `${call.call.toolName}: outcome unknown after its host was lost; not retried because the tool is not retry-safe`,
+          attempts: ranAttempts(call),
+          errorType: 'outcome-unknown',
+        });
+      }
+      return state;
+    }
+    case 'tool.approval_decided': {
+      const call = callOf(state, entry.toolCallId);
+      if (call.phase === 'done') return state;
+      call.approval = { approved: entry.approved, ...(entry.reason ? { reason: entry.reason } : {}) };
+      if (entry.approved) call.phase = 'pending';
+      else {
+        decide(call, {
+          status: 'error',
+          content: `the call was rejected by an approver${entry.reason ? `: ${entry.reason}` : ''}`,
+          attempts: ranAttempts(call),
+          errorType: 'rejected',
+        });
+      }
+      return state;
+    }
+    case 'turn.halted':
+      return applyHalt(state, entry.reason, entry.detail);
+    case 'tool.completed':
+      return applyRecorded(state, entry.toolCallId);
+    case 'turn.finished':
+      state.finished = { status: entry.status, ...(entry.reason ? { reason: entry.reason } : {}) };
+      state.modelInFlight = false;
+      return state;
+  }
+}
+
+function applyResponse(
+  state: TurnState,
+  entry: Extract<JournalEntry, { type: 'model.responded' }>,
+): TurnState {
+  state.messages.push(entry.message);
+  state.modelInFlight = false;
+  state.spent.modelResponses += 1;
+  state.spent.usage = addUsage(state.spent.usage, entry.usage);
+  state.responseIndex = entry.responseIndex + 1;
+  state.modelDone = entry.calls.length === 0;
+  if (entry.calls.length === 0) {
+    state.batch = undefined;
+    return state;
+  }
+  const waves = planWaves(entry.calls, state.config.dispatch.mode);
+  const calls: CallState[] = entry.calls.map((call, position) => ({
+    call,
+    position,
+    wave: waves[position] ?? position,
+    phase: 'pending',
+    attempts: [],
+    nextAttempt: 1,
+    launched: false,
+    recorded: false,
+  }));
+  for (const call of calls) state.callIds.add(call.call.toolCallId);
+  state.batch = {
+    responseIndex: entry.responseIndex,
+    calls,
+    byId: new Map(calls.map((c) => [c.call.toolCallId, c])),
+    recordedCount: 0,
+  };
+  for (const call of calls) {
+    if (call.call.rejection) {
+      decide(call, {
+        status: 'error',
+        content: call.call.rejection.message,
+        attempts: 0,
+        errorType: call.call.rejection.errorType,
+      });
+    }
+  }
+  if (state.halt) applyHalt(state, state.halt.reason, state.halt.detail);
+  return state;
+}
+
+function applyAttemptFinished(
+  state: TurnState,
+  entry: Extract<JournalEntry, { type: 'tool.attempt_finished' }>,
+): TurnState {
+  const call = callOf(state, entry.toolCallId);
+  const attempt = call.attempts.find((a) => a.attempt === entry.attempt);
+  if (call.phase === 'done' || !attempt) return state;
+  attempt.finishedAt = entry.at;
+  attempt.durationMs = entry.durationMs;
+  attempt.result = entry.result;
+  const result = entry.result;
+  if (result.status === 'needs-approval') {
+    // The hook stopped the attempt before the tool ran: it will run again, as the same attempt, once approved.
+    call.attempts = call.attempts.filter((a) => a !== attempt);
+    call.phase = 'awaiting-approval';
+    call.approvalReason = result.reason;
+    call.nextAttempt = entry.attempt;
+    return state;
+  }
+  const delay = retryDelay({ policy: call.call.policy.retry, attempt: entry.attempt, result });
+  if (delay !== undefined && !state.halt) {
+    call.phase = 'retry-wait';
+    call.nextAttempt = entry.attempt + 1;
+    call.retryAt = entry.at + delay;
+    return state;
+  }
+  decide(call, {
+    status: result.status,
+    content: result.content,
+    attempts: ranAttempts(call),
+    ...(result.status !== 'ok' ? { errorType: result.errorType } : {}),
+  });
+  return state;
+}
+
+/**
+ * A halt stops new work. Calls that have not started (or wait for a retry or an approval) get an
+ * interrupted output now; running calls finish — unless the halt is a cancellation, which
+ * interrupts them too (their hosts abort them).
+ */
+function applyHalt(state: TurnState, reason: HaltReason, detail: string): TurnState {
+  state.halt = { reason, detail };
+  state.pendingHalt = undefined;
+  for (const call of state.batch?.calls ?? []) {
+    if (call.phase === 'done' || (call.phase === 'running' && reason !== 'cancelled')) continue;
+    decide(call, {
+      status: 'interrupted',
+      content: `not completed: ${detail}`,
+      attempts: ranAttempts(call),
+      errorType: reason,
+    });
+  }
+  return state;
+}
+
+function applyRecorded(state: TurnState, toolCallId: string): TurnState {
+  const batch = state.batch;
+  const call = callOf(state, toolCallId);
+  if (!batch || !call.final || call.recorded) return state;
+  call.recorded = true;
+  batch.recordedCount = call.position + 1;
+  const output = { ...call.final };
+  // Loop detection sees every attempt that produced a result, in batch order at recording time.
+  for (const attempt of call.attempts) {
+    const result = attempt.result;
+    if (!result || !('resultHash' in result)) continue;
+    const verdict = state.detector.observe({
+      toolName: call.call.toolName,
+      args: call.call.input,
+      resultHash: result.resultHash,
+    });
+    if (verdict.kind === 'warn') output.notice = verdict.message;
+    if (verdict.kind === 'stop' && !state.halt && !state.pendingHalt) {
+      output.notice = verdict.message;
+      state.pendingHalt = { reason: 'loop_detected', detail: verdict.message };
+    }
+  }
+  call.final = output;
+  state.outputs.push({ toolCallId, toolName: call.call.toolName, output });
+  if (batch.recordedCount === batch.calls.length) {
+    state.messages.push({
+      role: 'tool',
+      content: batch.calls.map((c) => ({
+        type: 'tool-result' as const,
+        toolCallId: c.call.toolCallId,
+        toolName: c.call.toolName,
+        output: c.final as ToolOutput,
+      })),
+    });
+  }
+  return state;
+}
+
+function decide(call: CallState, output: ToolOutput): void {
+  call.final = output;
+  call.phase = 'done';
+  call.retryAt = undefined;
+}
+
+/** Attempts that started (an attempt stopped by an approval request is not one). */
+function ranAttempts(call: CallState): number {
+  return call.attempts.length;
+}
+
+function callOf(state: TurnState, toolCallId: string): CallState {
+  const call = state.batch?.byId.get(toolCallId);
+  if (!call) throw new Error(`journal names tool call ${toolCallId}, which is not in the current batch`);
+  return call;
+}

@@ -1,0 +1,347 @@
+/**
+ * The turn engine: a pure state machine that says what a host should do next.
+ *
+ * ```
+ *            ┌──────────────── budget / cancel ────────────────┐
+ *            ▼                                                 │
+ *   start ─► call-model ─► model.responded ─┬─ no calls ─► finished(completed)
+ *            ▲                              └─ calls ─► run-tools ⇄ wait
+ *            │                                              │
+ *            └──────── every output recorded (batch order) ◄┘ ─ halted ─► finished(halt)
+ * ```
+ *
+ * Why it is durable: every transition returns the journal entries it produced, and the host
+ * persists them before it acts (the intent to call the model before the request; an attempt as
+ * started before the tool runs). State is only ever the fold of those entries (`applyEntry`), so
+ * any host can rebuild it from the journal and carry on from the durable head. The engine reads no
+ * clock and makes no ids: hosts pass `now`.
+ */
+import { continuationBlocked, modelRequestBlocked, toolCallBlocked } from '../budget/budget-check';
+import type { AttemptResult } from '../schema/attempt-result';
+import type { JournalEntry } from '../schema/journal-entry';
+import type { AssistantMessage, Message, TurnInput } from '../schema/messages';
+import { normalizeInput } from '../schema/messages';
+import type { PreparedCall } from '../schema/prepared-call';
+import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
+import type { Usage } from '../schema/usage';
+import { applyEntry } from './apply-entry';
+import { planLaunches } from './plan-launches';
+import { outcomeOf, type TurnOutcome } from './turn-outcome';
+import { batchOpen, type CallState, type TurnState } from './turn-state';
+
+export interface ToolStart {
+  call: PreparedCall;
+  attempt: number;
+  /** A person approved the call: a hook's `ask` is answered. */
+  approved: boolean;
+}
+
+export interface ApprovalRequest {
+  call: PreparedCall;
+  reason: string;
+}
+
+export type TurnOperation =
+  | { kind: 'call-model'; responseIndex: number; messages: Message[] }
+  | { kind: 'run-tools'; starts: ToolStart[] }
+  /** Nothing to start: wait for a running call, a retry due at `untilMs`, or the approvals listed. */
+  | { kind: 'wait'; untilMs?: number; approvals: ApprovalRequest[] }
+  | { kind: 'finished'; outcome: TurnOutcome };
+
+/** What a host does next, and the entries it must persist before doing it. */
+export interface Step {
+  entries: JournalEntry[];
+  op: TurnOperation;
+}
+
+export interface ModelResponse {
+  responseIndex: number;
+  message: AssistantMessage;
+  calls: PreparedCall[];
+  usage: Usage;
+  finishReason: string;
+}
+
+export class TurnEngine {
+  private constructor(private readonly state: TurnState) {}
+
+  /** Begins a turn. The entries (turn.started, turn.opened) are the journal's first. */
+  static start({
+    turnId,
+    input,
+    config,
+    now,
+  }: {
+    turnId: string;
+    input: TurnInput;
+    config?: TurnConfigInput;
+    now: number;
+  }): {
+    engine: TurnEngine;
+    entries: JournalEntry[];
+  } {
+    const entries: JournalEntry[] = [
+      { type: 'turn.started', turnId, input: normalizeInput(input) },
+      { type: 'turn.opened', at: now, config: turnConfigSchema.parse(config ?? {}) },
+    ];
+    return { engine: TurnEngine.replay(entries), entries };
+  }
+
+  /** Rebuilds a turn from its journal. */
+  static replay(entries: readonly JournalEntry[]): TurnEngine {
+    let state: TurnState | undefined;
+    for (const entry of entries) state = applyEntry(state, entry);
+    if (!state) throw new Error('cannot replay an empty journal: a turn begins with turn.started');
+    return new TurnEngine(state);
+  }
+
+  get turnId(): string {
+    return this.state.turnId;
+  }
+
+  /** The current state, read-only: for queries and dashboards. */
+  get view(): Readonly<TurnState> {
+    return this.state;
+  }
+
+  get finished(): boolean {
+    return this.state.finished !== undefined;
+  }
+
+  outcome(): TurnOutcome {
+    return outcomeOf(this.state);
+  }
+
+  next(now: number): Step {
+    const entries: JournalEntry[] = [];
+    const commit = (entry: JournalEntry) => this.commit(entry, entries);
+    this.settle(entries);
+    if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+
+    if (batchOpen(this.state)) {
+      const batch = this.state.batch;
+      const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
+      if (blocked && !this.state.halt)
+        commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked });
+      const plan = this.state.halt
+        ? { starts: [], approvals: [] }
+        : planLaunches({ batch, dispatch: this.state.config.dispatch, now });
+      const starts: ToolStart[] = [];
+      for (const call of plan.starts) {
+        const overBudget = call.launched
+          ? undefined
+          : toolCallBlocked(this.state.config.budget, this.state.spent);
+        if (overBudget) {
+          commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: overBudget });
+          break;
+        }
+        commit({
+          type: 'tool.attempt_started',
+          toolCallId: call.call.toolCallId,
+          attempt: call.nextAttempt,
+          at: now,
+        });
+        starts.push({
+          call: call.call,
+          attempt: call.nextAttempt,
+          approved: call.approval?.approved === true,
+        });
+      }
+      this.settle(entries);
+      if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+      if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
+      const approvals = this.state.halt
+        ? []
+        : plan.approvals.map((c) => ({ call: c.call, reason: approvalReason(c) }));
+      const running = batch.calls.some((c) => c.phase === 'running');
+      const untilMs = this.state.halt ? undefined : 'nextRetryAt' in plan ? plan.nextRetryAt : undefined;
+      if (!running && approvals.length === 0 && untilMs === undefined) {
+        throw new Error(
+          `turn ${this.state.turnId}: batch is open but nothing runs or waits (engine invariant broken)`,
+        );
+      }
+      return { entries, op: { kind: 'wait', approvals, ...(untilMs !== undefined ? { untilMs } : {}) } };
+    }
+
+    if (this.state.modelInFlight) {
+      // The intent was recorded by a host that did not live to record the response: ask again.
+      return { entries, op: this.modelOp() };
+    }
+    const blocked = modelRequestBlocked(this.state.config.budget, this.state.spent, now);
+    if (blocked) {
+      commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked });
+      this.settle(entries);
+      return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+    }
+    commit({ type: 'model.requested', responseIndex: this.state.responseIndex });
+    return { entries, op: this.modelOp() };
+  }
+
+  onModelResponded(response: ModelResponse): JournalEntry[] {
+    if (
+      this.state.finished ||
+      !this.state.modelInFlight ||
+      response.responseIndex !== this.state.responseIndex
+    )
+      return [];
+    return this.transition({ type: 'model.responded', ...response });
+  }
+
+  /** The model request failed for good (the host's own retries are spent): the turn fails. */
+  onModelFailed({ responseIndex, error }: { responseIndex: number; error: string }): JournalEntry[] {
+    if (this.state.finished || responseIndex !== this.state.responseIndex) return [];
+    return this.transition({
+      type: 'turn.finished',
+      status: 'failed',
+      reason: `model request ${responseIndex} failed: ${error}`,
+    });
+  }
+
+  onToolAttemptFinished({
+    toolCallId,
+    attempt,
+    result,
+    durationMs,
+    now,
+  }: {
+    toolCallId: string;
+    attempt: number;
+    result: AttemptResult;
+    durationMs: number;
+    now: number;
+  }): JournalEntry[] {
+    const call = this.openCall(toolCallId);
+    if (call?.phase !== 'running' || !call.attempts.some((a) => a.attempt === attempt && !a.result))
+      return [];
+    const entries = this.transition({
+      type: 'tool.attempt_finished',
+      toolCallId,
+      attempt,
+      result,
+      at: now,
+      durationMs,
+    });
+    const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
+    if (blocked && !this.state.halt && batchOpen(this.state)) {
+      this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
+      this.settle(entries);
+    }
+    return entries;
+  }
+
+  onApproval({
+    toolCallId,
+    approved,
+    reason,
+  }: {
+    toolCallId: string;
+    approved: boolean;
+    reason?: string;
+  }): JournalEntry[] {
+    const call = this.openCall(toolCallId);
+    if (!call || call.approval !== undefined || this.state.halt) return [];
+    return this.transition({
+      type: 'tool.approval_decided',
+      toolCallId,
+      approved,
+      ...(reason ? { reason } : {}),
+    });
+  }
+
+  /** Cancels the turn: every call without an output gets an interrupted one; completed ones stay. */
+  onCancel({ reason }: { reason?: string } = {}): JournalEntry[] {
+    if (this.state.finished || this.state.halt?.reason === 'cancelled') return [];
+    return this.transition({
+      type: 'turn.halted',
+      reason: 'cancelled',
+      detail: reason ?? 'the turn was cancelled',
+    });
+  }
+
+  /**
+   * Called by a host that rebuilt the turn from a journal written by another (lost) host. Attempts
+   * that started and never finished have an unknown outcome: retry-safe calls run again with the
+   * same idempotency key; the others get an explicit interrupted output instead of a second run.
+   */
+  onResume(): JournalEntry[] {
+    const entries: JournalEntry[] = [];
+    for (const call of this.state.batch?.calls ?? []) {
+      if (call.phase !== 'running') continue;
+      const attempt = call.attempts.find((a) => !a.result)?.attempt ?? call.nextAttempt;
+      this.commit(
+        {
+          type: 'tool.attempt_lost',
+          toolCallId: call.call.toolCallId,
+          attempt,
+          rerun: call.call.policy.retrySafe,
+        },
+        entries,
+      );
+    }
+    this.settle(entries);
+    return entries;
+  }
+
+  /** Calls currently running (for hosts that must abort them on cancel). */
+  runningCalls(): string[] {
+    return (this.state.batch?.calls ?? []).filter((c) => c.phase === 'running').map((c) => c.call.toolCallId);
+  }
+
+  private modelOp(): TurnOperation {
+    return { kind: 'call-model', responseIndex: this.state.responseIndex, messages: this.state.messages };
+  }
+
+  private openCall(toolCallId: string): CallState | undefined {
+    if (this.state.finished) return undefined;
+    return this.state.batch?.byId.get(toolCallId);
+  }
+
+  private transition(entry: JournalEntry): JournalEntry[] {
+    const entries: JournalEntry[] = [];
+    this.commit(entry, entries);
+    this.settle(entries);
+    return entries;
+  }
+
+  private commit(entry: JournalEntry, into: JournalEntry[]): void {
+    applyEntry(this.state, entry);
+    into.push(entry);
+  }
+
+  /**
+   * Records whatever follows from the state by itself: decided outputs in batch order, a halt
+   * decided while recording (loop stop), and the end of the turn.
+   */
+  private settle(into: JournalEntry[]): void {
+    for (;;) {
+      const state = this.state;
+      if (state.finished) return;
+      if (state.pendingHalt && !state.halt) {
+        this.commit(
+          { type: 'turn.halted', reason: state.pendingHalt.reason, detail: state.pendingHalt.detail },
+          into,
+        );
+        continue;
+      }
+      if (batchOpen(state)) {
+        const next = state.batch.calls[state.batch.recordedCount];
+        if (next?.final) {
+          const { notice: _derived, ...output } = next.final;
+          this.commit({ type: 'tool.completed', toolCallId: next.call.toolCallId, output }, into);
+          continue;
+        }
+        return;
+      }
+      if (state.halt) {
+        this.commit({ type: 'turn.finished', status: state.halt.reason, reason: state.halt.detail }, into);
+        return;
+      }
+      if (state.modelDone) this.commit({ type: 'turn.finished', status: 'completed' }, into);
+      return;
+    }
+  }
+}
+
+function approvalReason(call: CallState): string {
+  return call.approvalReason ?? `${call.call.toolName} requires approval before it runs`;
+}

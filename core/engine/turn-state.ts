@@ -1,0 +1,101 @@
+import { LoopDetector } from '../detection/loop-detector';
+import type { AttemptResult } from '../schema/attempt-result';
+import type { Message } from '../schema/messages';
+import type { PreparedCall } from '../schema/prepared-call';
+import type { ToolOutput } from '../schema/tool-output';
+import type { TurnConfig } from '../schema/turn-config';
+import type { HaltReason, TurnStatus } from '../schema/turn-status';
+import type { Usage } from '../schema/usage';
+import { zeroUsage } from '../schema/usage';
+
+export type CallPhase = 'pending' | 'awaiting-approval' | 'running' | 'retry-wait' | 'done';
+
+export interface AttemptState {
+  attempt: number;
+  startedAt: number;
+  finishedAt?: number;
+  durationMs?: number;
+  result?: AttemptResult;
+}
+
+export interface CallState {
+  call: PreparedCall;
+  position: number;
+  wave: number;
+  phase: CallPhase;
+  attempts: AttemptState[];
+  /** The attempt number the next launch uses. */
+  nextAttempt: number;
+  /** For `retry-wait`: when the next attempt is due. */
+  retryAt?: number;
+  approval?: { approved: boolean; reason?: string };
+  /** Why a hook asked for approval (a tool that always requires it needs no reason). */
+  approvalReason?: string;
+  /** Set once the call's output is decided (it may wait for earlier calls to be recorded). */
+  final?: ToolOutput;
+  /** Whether the call ever started (it then counts against the tool-call budget). */
+  launched: boolean;
+  recorded: boolean;
+}
+
+export interface BatchState {
+  responseIndex: number;
+  calls: CallState[];
+  byId: Map<string, CallState>;
+  /** Outputs are recorded in batch order: calls before this index are recorded. */
+  recordedCount: number;
+}
+
+export interface TurnState {
+  turnId: string;
+  config: TurnConfig;
+  /** The whole conversation: the input, then what the turn added. */
+  messages: Message[];
+  /** Where the turn's own messages start in `messages`. */
+  inputLength: number;
+  /** The index of the next model response. */
+  responseIndex: number;
+  /** A model request whose intent is recorded and whose response is not. */
+  modelInFlight: boolean;
+  /** The latest response asked for no tools: the model is done. */
+  modelDone: boolean;
+  batch?: BatchState;
+  spent: { modelResponses: number; toolCalls: number; usage: Usage; startedAt: number };
+  halt?: { reason: HaltReason; detail: string };
+  /** A halt the reducer decided (loop stop) and `settle` must still record. */
+  pendingHalt?: { reason: HaltReason; detail: string };
+  finished?: { status: TurnStatus; reason?: string };
+  outputs: { toolCallId: string; toolName: string; output: ToolOutput }[];
+  /** Every tool call id the turn has used. */
+  callIds: Set<string>;
+  detector: LoopDetector;
+}
+
+export function initialState({
+  turnId,
+  config,
+  input,
+}: {
+  turnId: string;
+  config: TurnConfig;
+  input: Message[];
+}): TurnState {
+  return {
+    turnId,
+    config,
+    messages: [...input],
+    inputLength: input.length,
+    responseIndex: 0,
+    modelInFlight: false,
+    modelDone: false,
+    spent: { modelResponses: 0, toolCalls: 0, usage: zeroUsage, startedAt: 0 },
+    outputs: [],
+    callIds: new Set(),
+    detector: new LoopDetector(config.detection),
+  };
+}
+
+/** True while the calls of the current batch are not all recorded. */
+export function batchOpen(state: TurnState): state is TurnState & { batch: BatchState } {
+  return state.batch !== undefined && state.batch.recordedCount < state.batch.calls.length;
+}

@@ -1,0 +1,58 @@
+import type { AttemptResult } from '../schema/attempt-result';
+import type { JournalEntry } from '../schema/journal-entry';
+
+export interface ToolPreEvent {
+  turnId: string;
+  toolCallId: string;
+  toolName: string;
+  attempt: number;
+  args: unknown;
+}
+
+export interface ToolPostEvent extends ToolPreEvent {
+  durationMs: number;
+  isError: boolean;
+  status: AttemptResult['status'];
+  /** Hash of what the attempt returned (absent when it did not finish). */
+  resultHash?: string;
+  result: AttemptResult;
+}
+
+export interface ModelDeltaEvent {
+  turnId: string;
+  responseIndex: number;
+  type: 'text' | 'reasoning';
+  delta: string;
+}
+
+/**
+ * Watches a turn as it happens. Tool events fire on every attempt; in parallel mode the events of
+ * different calls interleave, so pair `onToolPre`/`onToolPost` by `toolCallId` and `attempt`.
+ * Observers are told, never asked: an observer that throws is ignored.
+ */
+export interface TurnObserver {
+  onToolPre?(event: ToolPreEvent): void;
+  onToolPost?(event: ToolPostEvent): void;
+  onModelDelta?(event: ModelDeltaEvent): void;
+  /** Every journal entry once it is recorded. */
+  onEntry?(event: { turnId: string; entry: JournalEntry }): void;
+  /** A hook failed under the `warn` policy. */
+  onHookWarning?(event: { turnId: string; toolCallId: string; hook: string; error: string }): void;
+}
+
+/** Calls one method on every observer, swallowing their errors. */
+export function notifyObservers<K extends keyof TurnObserver>(
+  observers: readonly TurnObserver[],
+  method: K,
+  event: Parameters<NonNullable<TurnObserver[K]>>[0],
+): void {
+  for (const observer of observers) {
+    const fn = observer[method] as ((e: typeof event) => void) | undefined;
+    if (!fn) continue;
+    try {
+      fn.call(observer, event);
+    } catch {
+      // An observer must never break the turn it watches.
+    }
+  }
+}

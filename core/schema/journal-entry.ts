@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { attemptResultSchema } from './attempt-result';
+import { assistantMessageSchema, messageSchema } from './messages';
+import { preparedCallSchema } from './prepared-call';
+import { toolOutputSchema } from './tool-output';
+import { turnConfigSchema } from './turn-config';
+import { haltReasonSchema, turnStatusSchema } from './turn-status';
+import { usageSchema } from './usage';
+
+/**
+ * The journal is the authority for a turn: state is rebuilt by replaying it. It holds two kinds of
+ * entries:
+ *
+ * - **Transcript events** say what the turn *is* — the input, each model response, each call's one
+ *   output, how it ended. They are recorded in batch order however the calls ran, so the same
+ *   script gives the same events in sequential and parallel mode and on every executor.
+ * - **Execution records** say how this host carried it out — when an attempt started or finished,
+ *   an approval, a halt. Their order depends on timing; recovery needs them (a started attempt
+ *   without a finish is an outcome unknown), comparisons do not.
+ */
+export const transcriptEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('turn.started'), turnId: z.string(), input: z.array(messageSchema) }),
+  z.object({ type: z.literal('model.requested'), responseIndex: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('model.responded'),
+    responseIndex: z.number().int().nonnegative(),
+    message: assistantMessageSchema,
+    calls: z.array(preparedCallSchema),
+    usage: usageSchema,
+    finishReason: z.string(),
+  }),
+  z.object({ type: z.literal('tool.completed'), toolCallId: z.string(), output: toolOutputSchema }),
+  z.object({ type: z.literal('turn.finished'), status: turnStatusSchema, reason: z.string().optional() }),
+]);
+
+export const executionRecordSchema = z.discriminatedUnion('type', [
+  /** How this turn is carried out (dispatch mode, budget, detection) and when it began. */
+  z.object({ type: z.literal('turn.opened'), at: z.number(), config: turnConfigSchema }),
+  z.object({
+    type: z.literal('tool.attempt_started'),
+    toolCallId: z.string(),
+    attempt: z.number().int().positive(),
+    at: z.number(),
+  }),
+  z.object({
+    type: z.literal('tool.attempt_finished'),
+    toolCallId: z.string(),
+    attempt: z.number().int().positive(),
+    result: attemptResultSchema,
+    at: z.number(),
+    durationMs: z.number().nonnegative(),
+  }),
+  /** A host resumed the turn and found this attempt started but not finished: its outcome is unknown. */
+  z.object({
+    type: z.literal('tool.attempt_lost'),
+    toolCallId: z.string(),
+    attempt: z.number().int().positive(),
+    /** Whether it will run again with the same idempotency key (the tool is retry-safe). */
+    rerun: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('tool.approval_decided'),
+    toolCallId: z.string(),
+    approved: z.boolean(),
+    reason: z.string().optional(),
+  }),
+  z.object({ type: z.literal('turn.halted'), reason: haltReasonSchema, detail: z.string() }),
+]);
+
+export const journalEntrySchema = z.union([transcriptEventSchema, executionRecordSchema]);
+
+export type TranscriptEvent = z.infer<typeof transcriptEventSchema>;
+export type ExecutionRecord = z.infer<typeof executionRecordSchema>;
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+
+const transcriptTypes: ReadonlySet<string> = new Set(
+  transcriptEventSchema.options.map((option) => option.shape.type.value),
+);
+
+export function isTranscriptEvent(entry: JournalEntry): entry is TranscriptEvent {
+  return transcriptTypes.has(entry.type);
+}

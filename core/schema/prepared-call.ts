@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { retryPolicySchema } from './retry-policy';
+
+/**
+ * A tool call as the engine plans with it: the model's call plus the tool's policy, evaluated once
+ * for these arguments when the call was accepted and recorded with it, so replays and other hosts
+ * plan the same waves even if the tool's code changes meanwhile.
+ */
+export const callPolicySchema = z.object({
+  concurrencySafe: z.boolean(),
+  resources: z.array(z.string()),
+  retry: retryPolicySchema,
+  timeoutMs: z.number().int().positive().optional(),
+  retrySafe: z.boolean(),
+  requiresApproval: z.boolean(),
+});
+
+export const preparedCallSchema = z.object({
+  toolCallId: z.string().min(1),
+  toolName: z.string(),
+  /** The arguments as the model sent them (parsed JSON, or the raw text when they were not JSON). */
+  input: z.unknown(),
+  policy: callPolicySchema,
+  /** Set when the call cannot run (unknown tool, invalid arguments, bad id): its error output. */
+  rejection: z.object({ errorType: z.string(), message: z.string() }).optional(),
+});
+
+export type CallPolicy = z.infer<typeof callPolicySchema>;
+export type PreparedCall = z.infer<typeof preparedCallSchema>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * The one output every tool call gets. `interrupted` means the call did not finish (cancelled,
+ * budget exhausted, loop stop, outcome unknown after a crash); `error` means it finished badly.
+ */
+export const toolOutputStatusSchema = z.enum(['ok', 'error', 'interrupted']);
+export type ToolOutputStatus = z.infer<typeof toolOutputStatusSchema>;
+
+export const toolOutputSchema = z.object({
+  status: toolOutputStatusSchema,
+  /** What the model sees: the tool's JSON-serialisable result, or the error text. */
+  content: z.unknown(),
+  /** How many attempts ran (0 when the call never started). */
+  attempts: z.number().int().nonnegative(),
+  /** Set for errors: what kind (e.g. `invalid-arguments`, `timeout`, `circuit-open`). */
+  errorType: z.string().optional(),
+  /** A note for the model added by the engine (e.g. a loop warning). */
+  notice: z.string().optional(),
+  /** Set when the content was cut to keep within payload limits. */
+  truncated: z.boolean().optional(),
+});
+export type ToolOutput = z.infer<typeof toolOutputSchema>;
+
+/** A tool output as the model reads it: the content as text, then any notice. */
+export function renderToolOutput(output: ToolOutput): string {
+  const body = typeof output.content === 'string' ? output.content : JSON.stringify(output.content ?? null);
+  const prefix =
+    output.status === 'ok' ? '' : `[${output.status}${output.errorType ? `: ${output.errorType}` : ''}] `;
+  return output.notice ? `${prefix}${body}\n\n${output.notice}` : `${prefix}${body}`;
+}

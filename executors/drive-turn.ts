@@ -1,0 +1,214 @@
+import {
+  type ApprovalRequest,
+  type AttemptResult,
+  buildModelResponse,
+  ModelError,
+  type ModelRequest,
+  retryPolicySchema,
+  runToolAttempt,
+  type ToolStart,
+  type TurnEngine,
+  type TurnOperation,
+  type TurnResult,
+} from '../core';
+import { streamResponse } from '../models';
+import type { JournalWriter } from './journal-writer';
+import { toolSpecs } from './tool-specs';
+import type { TurnHost } from './turn-host';
+import { WakeSignal } from './wake-signal';
+
+interface Completion {
+  toolCallId: string;
+  attempt: number;
+  result: AttemptResult;
+  durationMs: number;
+}
+
+/**
+ * Carries out a turn in this process: asks the engine what next, persists the entries it returns,
+ * then does it. Tool attempts run as plain promises; their completions are folded back into the
+ * engine one at a time by this loop, so the engine never sees two things at once.
+ */
+export async function driveTurn({
+  engine,
+  writer,
+  host,
+  signal,
+}: {
+  engine: TurnEngine;
+  writer: JournalWriter;
+  host: TurnHost;
+  signal?: AbortSignal;
+}): Promise<TurnResult> {
+  const { timers } = host;
+  const wake = new WakeSignal();
+  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const completions: Completion[] = [];
+  const decisions: { toolCallId: string; approved: boolean; reason?: string }[] = [];
+  const asked = new Set<string>();
+  let cancelled = false;
+  const onAbort = () => wake.notify();
+  signal?.addEventListener('abort', onAbort);
+  const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
+
+  const launch = (start: ToolStart) => {
+    const controller = new AbortController();
+    const key = `${start.call.toolCallId}#${start.attempt}`;
+    const done = runToolAttempt({
+      turnId: engine.turnId,
+      call: start.call,
+      attempt: start.attempt,
+      approved: start.approved,
+      registry: host.registry,
+      hooks: host.hooks,
+      observers: host.observers,
+      health: host.health,
+      timers,
+      signal: controller.signal,
+    }).then(({ result, durationMs }) => {
+      running.delete(key);
+      completions.push({ toolCallId: start.call.toolCallId, attempt: start.attempt, result, durationMs });
+      wake.notify();
+    });
+    running.set(key, { controller, done });
+  };
+
+  try {
+    for (;;) {
+      if (signal?.aborted && !cancelled) {
+        cancelled = true;
+        await writer.append(engine.onCancel({ reason: reasonOf(signal) }));
+        for (const task of running.values()) task.controller.abort(signal.reason);
+      }
+      for (const c of completions.splice(0))
+        await writer.append(engine.onToolAttemptFinished({ ...c, now: timers.now() }));
+      for (const d of decisions.splice(0)) await writer.append(engine.onApproval(d));
+
+      const step = engine.next(timers.now());
+      await writer.append(step.entries);
+      const op: TurnOperation = step.op;
+      switch (op.kind) {
+        case 'finished':
+          await Promise.all([...running.values()].map((t) => t.done));
+          return { ...op.outcome, events: writer.transcriptEvents() };
+        case 'call-model':
+          await writer.append(await callModel({ engine, host, op, signal }));
+          break;
+        case 'run-tools':
+          for (const start of op.starts) launch(start);
+          break;
+        case 'wait':
+          for (const request of op.approvals) {
+            if (asked.has(request.call.toolCallId)) continue;
+            asked.add(request.call.toolCallId);
+            askApproval(host, engine.turnId, request).then((d) => {
+              decisions.push({ toolCallId: request.call.toolCallId, ...d });
+              wake.notify();
+            });
+          }
+          await wake.wait(op.untilMs === undefined ? undefined : op.untilMs - timers.now());
+          break;
+        default:
+          throw new Error(`unknown operation ${JSON.stringify(op satisfies never)}`);
+      }
+    }
+  } finally {
+    clearInterval(renewal);
+    signal?.removeEventListener('abort', onAbort);
+    for (const task of running.values()) task.controller.abort();
+    await writer.release().catch(() => {});
+  }
+}
+
+async function askApproval(
+  host: TurnHost,
+  turnId: string,
+  request: ApprovalRequest,
+): Promise<{ approved: boolean; reason?: string }> {
+  if (!host.approver)
+    return {
+      approved: false,
+      reason:
+        'this executor has no approver configured (pass `approver` to decide on calls that need approval)',
+    };
+  try {
+    return await host.approver({ ...request, turnId });
+  } catch (error) {
+    return {
+      approved: false,
+      reason: `the approver failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
+/** One model response, with retries of transient failures; the engine's entries for the outcome. */
+async function callModel({
+  engine,
+  host,
+  op,
+  signal,
+}: {
+  engine: TurnEngine;
+  host: TurnHost;
+  op: Extract<TurnOperation, { kind: 'call-model' }>;
+  signal?: AbortSignal;
+}) {
+  const policy = retryPolicySchema.parse(host.modelRetry);
+  const request: ModelRequest = {
+    turnId: engine.turnId,
+    responseIndex: op.responseIndex,
+    messages: op.messages,
+    tools: toolSpecs(host.registry),
+    idempotencyKey: `${engine.turnId}/model/${op.responseIndex}`,
+    ...(signal ? { signal } : {}),
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { collected, broken } = await streamResponse({
+        model: host.model,
+        request,
+        observers: host.observers,
+      });
+      const response = buildModelResponse({
+        collected,
+        registry: host.registry,
+        responseIndex: op.responseIndex,
+        priorCallIds: engine.view.callIds,
+        ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+      });
+      return engine.onModelResponded(response);
+    } catch (error) {
+      if (signal?.aborted) return [];
+      const modelError = ModelError.isInstance(error) ? error : undefined;
+      const message = error instanceof Error ? error.message : String(error);
+      if (!modelError?.retryable || attempt >= policy.maxAttempts) {
+        return engine.onModelFailed({ responseIndex: op.responseIndex, error: message });
+      }
+      const delay =
+        modelError.retryAfterMs ??
+        Math.min(policy.initialDelayMs * policy.backoffCoefficient ** (attempt - 1), policy.maxDelayMs);
+      await abortableSleep(delay, signal);
+    }
+  }
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+function reasonOf(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (typeof reason === 'string') return reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return 'the turn was cancelled';
+}

@@ -1,0 +1,152 @@
+import {
+  type AnyTool,
+  type Budget,
+  type DetectionConfig,
+  type DispatchConfig,
+  type HostTimers,
+  type RetryPolicyInput,
+  ToolHealthRegistry,
+  ToolRegistry,
+  TurnEngine,
+  type TurnHooks,
+  type TurnInput,
+  type TurnModel,
+  type TurnObserver,
+  type TurnResult,
+  turnConfigSchema,
+  turnInputSchema,
+} from '../core';
+import { driveTurn } from './drive-turn';
+import { MemoryJournal } from './journal/memory-journal';
+import type { TurnJournal } from './journal/turn-journal';
+import { JournalWriter } from './journal-writer';
+import type { Approver, TurnHost } from './turn-host';
+
+export interface InProcessExecutorOptions {
+  tools: readonly AnyTool[];
+  model: TurnModel;
+  dispatch?: Partial<DispatchConfig>;
+  budget?: Budget;
+  detection?: Partial<DetectionConfig>;
+  hooks?: readonly TurnHooks[];
+  observers?: readonly TurnObserver[];
+  /** Shared across turns; pass one registry to several executors to share health and circuits. */
+  health?: ToolHealthRegistry;
+  /** Where turns are journaled (default: this process's memory). */
+  journal?: TurnJournal;
+  approver?: Approver;
+  /** Names this host in journal leases. */
+  owner?: string;
+  /** Retries of transient model failures (default 3 attempts). */
+  modelRetry?: RetryPolicyInput;
+  timers?: HostTimers;
+  leaseMs?: number;
+}
+
+export interface RunTurnArgs {
+  turnId: string;
+  input: TurnInput;
+}
+
+const systemTimers: HostTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/**
+ * Runs turns in this process with plain promises. A batch runs concurrently by default — when a
+ * model asks for three reads at once it means all three — in waves planned by the engine; results
+ * are recorded in batch order, so the events are the same either way. `sequential()` gives that
+ * up for policy inside a batch: budget and cancellation are checked between calls.
+ */
+export class InProcessExecutor {
+  private readonly host: TurnHost;
+  private readonly journal: TurnJournal;
+  private readonly owner: string;
+
+  constructor(private readonly options: InProcessExecutorOptions) {
+    const timers = options.timers ?? systemTimers;
+    this.host = {
+      registry: new ToolRegistry(options.tools),
+      model: options.model,
+      hooks: options.hooks ?? [],
+      observers: options.observers ?? [],
+      health: options.health ?? new ToolHealthRegistry({ now: timers.now }),
+      ...(options.approver ? { approver: options.approver } : {}),
+      modelRetry: options.modelRetry ?? { maxAttempts: 3, initialDelayMs: 200 },
+      timers,
+      leaseMs: options.leaseMs ?? 30_000,
+    };
+    this.journal = options.journal ?? new MemoryJournal(timers.now);
+    this.owner = options.owner ?? `in-process-${Math.random().toString(36).slice(2, 10)}`;
+  }
+
+  /** An executor that runs a batch one call at a time. */
+  static sequential(options: InProcessExecutorOptions): InProcessExecutor {
+    return new InProcessExecutor({ ...options, dispatch: { ...options.dispatch, mode: 'sequential' } });
+  }
+
+  get health(): ToolHealthRegistry {
+    return this.host.health;
+  }
+
+  /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
+  async runTurn(
+    { turnId, input }: RunTurnArgs,
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<TurnResult> {
+    const parsedInput = turnInputSchema.safeParse(input);
+    if (!parsedInput.success)
+      throw new Error(`invalid turn input: ${parsedInput.error.issues.map((i) => i.message).join('; ')}`);
+    const config = turnConfigSchema.safeParse({
+      dispatch: { mode: 'parallel', maxConcurrency: 8, ...this.options.dispatch },
+      budget: this.options.budget ?? {},
+      detection: this.options.detection ?? {},
+    });
+    if (!config.success)
+      throw new Error(
+        `invalid turn configuration: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    const session = await this.journal.open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs });
+    const { entries, version } = await session.load();
+    if (entries.length > 0) {
+      await session.release();
+      throw new Error(`turn ${turnId} already exists in the journal; call resumeTurn to continue it`);
+    }
+    const started = TurnEngine.start({
+      turnId,
+      input: parsedInput.data,
+      config: config.data,
+      now: this.host.timers.now(),
+    });
+    const writer = new JournalWriter(session, version, [], this.host.observers);
+    await writer.append(started.entries);
+    return driveTurn({ engine: started.engine, writer, host: this.host, ...(signal ? { signal } : {}) });
+  }
+
+  /**
+   * Continues a turn from its durable head in the journal (after a crash, on another host).
+   * Completed calls are never run again; see `TurnEngine.onResume` for calls caught mid-flight.
+   */
+  async resumeTurn(
+    { turnId, takeOver = false }: { turnId: string; takeOver?: boolean },
+    { signal }: { signal?: AbortSignal } = {},
+  ): Promise<TurnResult> {
+    const session = await this.journal.open({
+      turnId,
+      owner: this.owner,
+      leaseMs: this.host.leaseMs,
+      takeOver,
+    });
+    const { entries, version } = await session.load();
+    if (entries.length === 0) {
+      await session.release();
+      throw new Error(`turn ${turnId} is not in the journal; start it with runTurn`);
+    }
+    const engine = TurnEngine.replay(entries);
+    const writer = new JournalWriter(session, version, entries, this.host.observers);
+    await writer.append(engine.onResume());
+    return driveTurn({ engine, writer, host: this.host, ...(signal ? { signal } : {}) });
+  }
+}

@@ -1,0 +1,31 @@
+import type {
+  AnyTool,
+  ApprovalRequest,
+  HostTimers,
+  RetryPolicyInput,
+  ToolHealthRegistry,
+  ToolRegistry,
+  TurnHooks,
+  TurnModel,
+  TurnObserver,
+} from '../core';
+
+/** A person (or policy) deciding on a call that needs approval. */
+export type Approver = (
+  request: ApprovalRequest & { turnId: string },
+) => Promise<{ approved: boolean; reason?: string }>;
+
+/** Everything the in-process driver needs besides the turn itself. */
+export interface TurnHost {
+  registry: ToolRegistry;
+  model: TurnModel;
+  hooks: readonly TurnHooks[];
+  observers: readonly TurnObserver[];
+  health: ToolHealthRegistry;
+  approver?: Approver;
+  modelRetry: RetryPolicyInput;
+  timers: HostTimers;
+  leaseMs: number;
+}
+
+export type { AnyTool };

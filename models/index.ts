@@ -1,0 +1,2 @@
+export * from './scripted-model';
+export * from './stream-response';

@@ -1,0 +1,56 @@
+import {
+  type CollectedResponse,
+  ModelError,
+  type ModelRequest,
+  notifyObservers,
+  ResponseCollector,
+  type TurnModel,
+  type TurnObserver,
+} from '../core';
+
+/**
+ * Runs one model request to the end of its stream, passing text and reasoning deltas to observers
+ * unchanged as they arrive. A stream that breaks after some parts is not thrown away: the parts
+ * received come back with `broken` set once a tool call was among them, because accepted calls stand
+ * (a retried request could ask for a different set).
+ */
+export async function streamResponse({
+  model,
+  request,
+  observers = [],
+  onPart,
+}: {
+  model: TurnModel;
+  request: ModelRequest;
+  observers?: readonly TurnObserver[];
+  onPart?: (part: Parameters<ResponseCollector['add']>[0]) => void;
+}): Promise<{ collected: CollectedResponse; broken?: ModelError }> {
+  const collector = new ResponseCollector();
+  let received = 0;
+  try {
+    for await (const part of model.stream(request)) {
+      received += 1;
+      collector.add(part);
+      onPart?.(part);
+      if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+        notifyObservers(observers, 'onModelDelta', {
+          turnId: request.turnId,
+          responseIndex: request.responseIndex,
+          type: part.type === 'text-delta' ? 'text' : 'reasoning',
+          delta: part.delta,
+        });
+      }
+    }
+  } catch (error) {
+    const modelError = ModelError.isInstance(error)
+      ? error
+      : new ModelError(error instanceof Error ? error.message : String(error), false);
+    // No tool call arrived: nothing was accepted, so the request may be retried as a whole.
+    if (received === 0 || request.signal?.aborted || collector.result().calls.length === 0) throw modelError;
+    return { collected: collector.result(), broken: modelError };
+  }
+  const collected = collector.result();
+  if (!collected.complete)
+    return { collected, broken: new ModelError('the response stream ended without a finish event', false) };
+  return { collected };
+}

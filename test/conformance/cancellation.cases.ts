@@ -1,0 +1,102 @@
+import { defineTool, scriptedModel, transcriptProblems } from 'durable-turns';
+import { z } from 'zod';
+import type { ConformanceHarness } from './harness';
+import { sleep, uniqueTurnId } from './support';
+
+function slowTools() {
+  const aborted: string[] = [];
+  const started: string[] = [];
+  const quick = defineTool({
+    name: 'quick',
+    description: 'Returns at once',
+    input: z.object({}),
+    concurrencySafe: true,
+    execute: () => 'quick done',
+  });
+  const slow = defineTool({
+    name: 'slow',
+    description: 'Runs until cancelled',
+    input: z.object({ ms: z.number() }),
+    concurrencySafe: true,
+    execute: async ({ ms }, ctx) => {
+      started.push(ctx.toolCallId);
+      ctx.signal.addEventListener('abort', () => aborted.push(ctx.toolCallId), { once: true });
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        if (ctx.signal.aborted) throw new Error('aborted');
+        ctx.heartbeat();
+        await sleep(20);
+      }
+      return 'slow done';
+    },
+  });
+  return { quick, slow, aborted, started };
+}
+
+export function cancellationCases(harness: ConformanceHarness): void {
+  describe(`cancellation (${harness.name})`, () => {
+    test('cancelling aborts running calls, interrupts every open call, keeps completed results, and leaves a valid transcript', async () => {
+      const { quick, slow, aborted, started } = slowTools();
+      const turn = await harness.start({
+        turnId: uniqueTurnId('cancel'),
+        input: 'go',
+        tools: [quick, slow],
+        model: scriptedModel([
+          {
+            toolCalls: [
+              { id: 'q', name: 'quick', args: {} },
+              { id: 's1', name: 'slow', args: { ms: 30_000 } },
+              { id: 's2', name: 'slow', args: { ms: 30_000 } },
+            ],
+          },
+          { text: 'never asked' },
+        ]),
+      });
+      const deadline = Date.now() + 20_000;
+      while (started.length < 2 && Date.now() < deadline) await sleep(25);
+      await turn.cancel('operator stopped it');
+      const result = await turn.result;
+      expect(result.status).toBe('cancelled');
+      expect(result.outputs.map((o) => [o.toolCallId, o.status])).toEqual([
+        ['q', 'ok'],
+        ['s1', 'interrupted'],
+        ['s2', 'interrupted'],
+      ]);
+      expect(result.outputs[1]?.content).toMatch(/cancel|operator stopped it/);
+      expect(aborted.sort()).toEqual(['s1', 's2']);
+      expect(transcriptProblems(result.transcript)).toEqual([]);
+    });
+
+    test('in sequential mode a cancel between calls leaves the rest of the batch unstarted, each with an interrupted output', async () => {
+      const { slow, started } = slowTools();
+      const turn = await harness.start({
+        turnId: uniqueTurnId('cancel-seq'),
+        input: 'go',
+        tools: [slow],
+        dispatch: { mode: 'sequential' },
+        model: scriptedModel([
+          {
+            toolCalls: [1, 2, 3, 4].map((n) => ({
+              id: `s${n}`,
+              name: 'slow',
+              args: { ms: n === 1 ? 50 : 30_000 },
+            })),
+          },
+        ]),
+      });
+      const deadline = Date.now() + 20_000;
+      while (started.length < 2 && Date.now() < deadline) await sleep(25);
+      await turn.cancel();
+      const result = await turn.result;
+      expect(result.status).toBe('cancelled');
+      expect(started).toEqual(['s1', 's2']);
+      expect(result.outputs.map((o) => [o.toolCallId, o.status, o.attempts])).toEqual([
+        ['s1', 'ok', 1],
+        ['s2', 'interrupted', 1],
+        ['s3', 'interrupted', 0],
+        ['s4', 'interrupted', 0],
+      ]);
+      expect(transcriptProblems(result.transcript)).toEqual([]);
+    });
+  });
+}

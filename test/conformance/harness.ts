@@ -1,0 +1,43 @@
+import type {
+  AnyTool,
+  Approver,
+  Budget,
+  DetectionConfig,
+  DispatchConfig,
+  ToolHealthRegistry,
+  TurnHooks,
+  TurnInput,
+  TurnModel,
+  TurnObserver,
+  TurnResult,
+} from 'durable-turns';
+
+/** One turn as a conformance case describes it; each executor runs it its own way. */
+export interface TurnSpec {
+  turnId: string;
+  input: TurnInput;
+  tools: AnyTool[];
+  model: TurnModel;
+  dispatch?: Partial<DispatchConfig>;
+  budget?: Budget;
+  detection?: Partial<DetectionConfig>;
+  hooks?: TurnHooks[];
+  observers?: TurnObserver[];
+  health?: ToolHealthRegistry;
+  approver?: Approver;
+}
+
+export interface RunningTurn {
+  result: Promise<TurnResult>;
+  cancel(reason?: string): Promise<void>;
+}
+
+/** An executor under test: the in-process one, or turns on Temporal. */
+export interface ConformanceHarness {
+  name: string;
+  start(spec: TurnSpec): Promise<RunningTurn>;
+}
+
+export async function runSpec(harness: ConformanceHarness, spec: TurnSpec): Promise<TurnResult> {
+  return (await harness.start(spec)).result;
+}

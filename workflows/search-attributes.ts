@@ -1,0 +1,16 @@
+/**
+ * Custom search attributes the turn workflow keeps up to date, so operators can filter turns in
+ * `TurnClient.list` and the Temporal Web UI. A server must have them registered before a worker
+ * starts turns; the embedded dev server registers them at start.
+ */
+export const turnSearchAttributes = {
+  status: { name: 'DurableTurnStatus', type: 'Keyword' },
+  conversationId: { name: 'DurableTurnConversationId', type: 'Keyword' },
+  waitingForApproval: { name: 'DurableTurnWaitingForApproval', type: 'Bool' },
+} as const;
+
+export type TurnSearchAttributeType =
+  (typeof turnSearchAttributes)[keyof typeof turnSearchAttributes]['type'];
+
+export const turnSearchAttributeList: readonly { name: string; type: TurnSearchAttributeType }[] =
+  Object.values(turnSearchAttributes);
