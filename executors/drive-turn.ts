@@ -12,8 +12,8 @@ import {
   type TurnResult,
 } from '../core';
 import { streamResponse } from '../models';
+import { toolSpecs } from '../models/tool-specs';
 import type { JournalWriter } from './journal-writer';
-import { toolSpecs } from './tool-specs';
 import type { TurnHost } from './turn-host';
 import { WakeSignal } from './wake-signal';
 
@@ -99,10 +99,10 @@ export async function driveTurn({
           break;
         case 'wait':
           for (const request of op.approvals) {
-            if (asked.has(request.call.toolCallId)) continue;
-            asked.add(request.call.toolCallId);
+            if (asked.has(request.toolCallId)) continue;
+            asked.add(request.toolCallId);
             askApproval(host, engine.turnId, request).then((d) => {
-              decisions.push({ toolCallId: request.call.toolCallId, ...d });
+              decisions.push({ toolCallId: request.toolCallId, ...d });
               wake.notify();
             });
           }

@@ -1,2 +1,3 @@
 export * from './scripted-model';
 export * from './stream-response';
+export * from './tool-specs';

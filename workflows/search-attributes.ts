@@ -1,3 +1,4 @@
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 /**
  * Custom search attributes the turn workflow keeps up to date, so operators can filter turns in
  * `TurnClient.list` and the Temporal Web UI. A server must have them registered before a worker
@@ -14,3 +15,17 @@ export type TurnSearchAttributeType =
 
 export const turnSearchAttributeList: readonly { name: string; type: TurnSearchAttributeType }[] =
   Object.values(turnSearchAttributes);
+
+/** Typed keys for upserting from workflow code and filtering from clients. */
+export const turnStatusKey = defineSearchAttributeKey(
+  turnSearchAttributes.status.name,
+  SearchAttributeType.KEYWORD,
+);
+export const conversationIdKey = defineSearchAttributeKey(
+  turnSearchAttributes.conversationId.name,
+  SearchAttributeType.KEYWORD,
+);
+export const waitingForApprovalKey = defineSearchAttributeKey(
+  turnSearchAttributes.waitingForApproval.name,
+  SearchAttributeType.BOOL,
+);

@@ -36,8 +36,11 @@ export interface ToolStart {
   approved: boolean;
 }
 
+/** A call waiting for a person's decision, as operators and approvers see it. */
 export interface ApprovalRequest {
-  call: PreparedCall;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
   reason: string;
 }
 
@@ -150,9 +153,7 @@ export class TurnEngine {
       this.settle(entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
       if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
-      const approvals = this.state.halt
-        ? []
-        : plan.approvals.map((c) => ({ call: c.call, reason: approvalReason(c) }));
+      const approvals = this.state.halt ? [] : plan.approvals.map((c) => approvalRequest(c));
       const running = batch.calls.some((c) => c.phase === 'running');
       const untilMs = this.state.halt ? undefined : 'nextRetryAt' in plan ? plan.nextRetryAt : undefined;
       if (!running && approvals.length === 0 && untilMs === undefined) {
@@ -342,6 +343,11 @@ export class TurnEngine {
   }
 }
 
-function approvalReason(call: CallState): string {
-  return call.approvalReason ?? `${call.call.toolName} requires approval before it runs`;
+export function approvalRequest(call: CallState): ApprovalRequest {
+  return {
+    toolCallId: call.call.toolCallId,
+    toolName: call.call.toolName,
+    input: call.call.input,
+    reason: call.approvalReason ?? `${call.call.toolName} requires approval before it runs`,
+  };
 }

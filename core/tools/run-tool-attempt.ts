@@ -6,6 +6,11 @@ import type { AttemptResult } from '../schema/attempt-result';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { AnyTool } from './define-tool';
 import { stableHash } from './stable-hash';
+import { truncateResult } from './truncate-content';
+
+/** Large enough for real tool output, far below Temporal's 2 MiB payload limit. */
+export const defaultMaxOutputBytes = 256 * 1024;
+
 import type { ToolRegistry } from './tool-registry';
 
 /** Timers are passed in: core code reads no clock and schedules nothing of its own. */
@@ -29,6 +34,8 @@ export interface RunToolAttemptArgs {
   heartbeat?: (details?: unknown) => void;
   /** The call was approved by a person, so an `ask` from a hook is already answered. */
   approved?: boolean;
+  /** Outputs larger than this (bytes of JSON) are cut with a marker. */
+  maxOutputBytes?: number;
 }
 
 /** Thrown by a tool to say "do not try this again". */
@@ -51,7 +58,11 @@ export async function runToolAttempt(
   const event = { turnId, toolCallId: call.toolCallId, toolName: call.toolName, attempt, args: call.input };
   notifyObservers(observers, 'onToolPre', event);
   const started = timers.now();
-  const result = await attemptOutcome(args);
+  const outcome = await attemptOutcome(args);
+  const result = {
+    ...outcome,
+    result: truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes),
+  };
   const durationMs = Math.max(0, timers.now() - started);
   if (args.health && result.kind === 'ran') {
     const outcome = result.result.status === 'ok' ? 'success' : result.timedOut ? 'timeout' : 'failure';

@@ -187,9 +187,9 @@ export function retryAndHookCases(harness: ConformanceHarness): void {
                 : undefined,
           },
         ],
-        approver: async ({ call, reason }) => {
-          asked.push(`${call.toolCallId}: ${reason}`);
-          return call.toolCallId === 'e0' ? { approved: true } : { approved: false, reason: 'not today' };
+        approver: async ({ toolCallId, reason }) => {
+          asked.push(`${toolCallId}: ${reason}`);
+          return toolCallId === 'e0' ? { approved: true } : { approved: false, reason: 'not today' };
         },
         model: scriptedModel([{ toolCalls: calls('rm a', 'rm b', 'ls') }, { text: 'ok' }]),
       });

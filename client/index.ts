@@ -1,0 +1,2 @@
+export * from './turn-client';
+export * from './turn-handle';

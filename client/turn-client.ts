@@ -1,0 +1,156 @@
+import {
+  type Client,
+  type Connection,
+  Client as TemporalClient,
+  WorkflowExecutionAlreadyStartedError,
+} from '@temporalio/client';
+import { z } from 'zod';
+import {
+  budgetSchema,
+  detectionConfigSchema,
+  dispatchConfigSchema,
+  normalizeInput,
+  type TurnStatus,
+  turnInputSchema,
+} from '../core';
+import {
+  activityTimingSchema,
+  type TurnWorkflowInput,
+  turnWorkflowInputSchema,
+  turnWorkflowType,
+} from '../workflows/definitions';
+import { turnSearchAttributes } from '../workflows/search-attributes';
+import { TurnHandle } from './turn-handle';
+
+export interface TurnClientOptions {
+  connection: Connection;
+  namespace?: string;
+  taskQueue: string;
+}
+
+export const startTurnSchema = z.object({
+  turnId: z.string().min(1).max(200),
+  conversationId: z.string().min(1).max(200).optional(),
+  input: turnInputSchema,
+  model: z.string().min(1),
+  dispatch: dispatchConfigSchema.partial().optional(),
+  budget: budgetSchema.optional(),
+  detection: detectionConfigSchema.partial().optional(),
+  timing: activityTimingSchema.partial().optional(),
+  continueAsNewAfterEvents: z.number().int().positive().optional(),
+  maxOutputBytes: z.number().int().positive().optional(),
+  /** A turn with this id is already running: attach to it (default) or fail. */
+  ifRunning: z.enum(['attach', 'fail']).default('attach'),
+});
+export type StartTurnArgs = z.input<typeof startTurnSchema>;
+
+export interface TurnSummary {
+  turnId: string;
+  status: TurnStatus | 'running' | string;
+  conversationId?: string;
+  waitingForApproval: boolean;
+  startTime: Date;
+  closeTime?: Date;
+}
+
+/**
+ * Starts, finds and steers turns on Temporal. The turn id is the workflow id, so it is the fence:
+ * one running workflow per turn id, a second start attaches instead of running it twice, and a
+ * finished turn id is never run again by accident.
+ */
+export class TurnClient {
+  readonly client: Client;
+  private readonly taskQueue: string;
+
+  constructor(options: TurnClientOptions) {
+    this.client = new TemporalClient({
+      connection: options.connection,
+      namespace: options.namespace ?? 'default',
+    });
+    this.taskQueue = options.taskQueue;
+  }
+
+  async start(args: StartTurnArgs): Promise<TurnHandle> {
+    const parsed = startTurnSchema.safeParse(args);
+    if (!parsed.success) {
+      throw new Error(
+        `invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`,
+      );
+    }
+    const a = parsed.data;
+    const input: TurnWorkflowInput = turnWorkflowInputSchema.parse({
+      turnId: a.turnId,
+      ...(a.conversationId ? { conversationId: a.conversationId } : {}),
+      input: normalizeInput(a.input),
+      model: a.model,
+      config: {
+        dispatch: { mode: 'parallel', maxConcurrency: 8, ...a.dispatch },
+        budget: a.budget ?? {},
+        detection: a.detection ?? {},
+      },
+      ...(a.timing ? { timing: a.timing } : {}),
+      ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),
+      ...(a.maxOutputBytes ? { maxOutputBytes: a.maxOutputBytes } : {}),
+    });
+    try {
+      const handle = await this.client.workflow.start(turnWorkflowType, {
+        workflowId: a.turnId,
+        taskQueue: this.taskQueue,
+        args: [input],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        workflowIdConflictPolicy: a.ifRunning === 'attach' ? 'USE_EXISTING' : 'FAIL',
+      });
+      return new TurnHandle(a.turnId, handle);
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) {
+        throw new Error(
+          a.ifRunning === 'fail'
+            ? `turn ${a.turnId} already exists (running or finished); use attach(${JSON.stringify(a.turnId)}) to follow it`
+            : `turn ${a.turnId} already ran; a finished turn id is not run again — use attach(${JSON.stringify(a.turnId)}) to read its result, or start a new turn id`,
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** A handle on an existing turn (running or finished). */
+  attach(turnId: string): TurnHandle {
+    return new TurnHandle(turnId, this.client.workflow.getHandle(turnId));
+  }
+
+  /** Turns, newest first, filtered by status and conversation (through the search attributes). */
+  async list({
+    status,
+    conversationId,
+    limit = 100,
+  }: {
+    status?: string;
+    conversationId?: string;
+    limit?: number;
+  } = {}): Promise<TurnSummary[]> {
+    const clauses = [`WorkflowType = '${turnWorkflowType}'`];
+    if (status) clauses.push(`${turnSearchAttributes.status.name} = '${escape(status)}'`);
+    if (conversationId)
+      clauses.push(`${turnSearchAttributes.conversationId.name} = '${escape(conversationId)}'`);
+    const out: TurnSummary[] = [];
+    for await (const execution of this.client.workflow.list({ query: clauses.join(' AND ') })) {
+      const attrs = execution.searchAttributes as Record<string, unknown[] | undefined>;
+      const first = (name: string) => attrs[name]?.[0];
+      const conversation = first(turnSearchAttributes.conversationId.name);
+      out.push({
+        turnId: execution.workflowId,
+        status: String(first(turnSearchAttributes.status.name) ?? 'running'),
+        ...(typeof conversation === 'string' ? { conversationId: conversation } : {}),
+        waitingForApproval: first(turnSearchAttributes.waitingForApproval.name) === true,
+        startTime: execution.startTime,
+        ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
+      });
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}
+
+function escape(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+}

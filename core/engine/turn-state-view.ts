@@ -1,0 +1,86 @@
+import type { ToolOutputStatus } from '../schema/tool-output';
+import type { TurnStatus } from '../schema/turn-status';
+import type { Usage } from '../schema/usage';
+import { needsApproval } from './plan-launches';
+import { type ApprovalRequest, approvalRequest } from './turn-engine';
+import type { TurnState } from './turn-state';
+
+export interface CallView {
+  toolCallId: string;
+  toolName: string;
+  wave: number;
+  phase: 'pending' | 'awaiting-approval' | 'running' | 'retry-wait' | 'done';
+  attempts: number;
+  firstStartedAt?: number;
+  lastFinishedAt?: number;
+  status?: ToolOutputStatus;
+  /** Set while the call waits for a person: what to decide on. */
+  approval?: ApprovalRequest;
+}
+
+/** A turn as operators see it: what it is doing now, each call of the current batch, what is left. */
+export interface TurnStateView {
+  turnId: string;
+  phase: 'model' | 'tools' | 'awaiting-approval' | 'finished';
+  status: TurnStatus | 'running';
+  reason?: string;
+  responseIndex: number;
+  currentWave?: number;
+  calls: CallView[];
+  usage: Usage;
+  spent: { modelResponses: number; toolCalls: number; tokens: number; wallTimeMs: number };
+  budgetLeft: { modelResponses?: number; toolCalls?: number; tokens?: number; wallTimeMs?: number };
+  outputs: number;
+}
+
+export function turnStateView(state: TurnState, now: number): TurnStateView {
+  const calls: CallView[] = (state.batch?.calls ?? []).map((c) => ({
+    toolCallId: c.call.toolCallId,
+    toolName: c.call.toolName,
+    wave: c.wave,
+    phase: needsApproval(c) ? 'awaiting-approval' : c.phase,
+    attempts: c.attempts.length,
+    ...(c.attempts[0] ? { firstStartedAt: c.attempts[0].startedAt } : {}),
+    ...(c.attempts.at(-1)?.finishedAt !== undefined ? { lastFinishedAt: c.attempts.at(-1)?.finishedAt } : {}),
+    ...(c.final ? { status: c.final.status } : {}),
+    ...(needsApproval(c) ? { approval: approvalRequest(c) } : {}),
+  }));
+  const open = calls.filter((c) => c.phase !== 'done');
+  const tokens = state.spent.usage.inputTokens + state.spent.usage.outputTokens;
+  const wallTimeMs = Math.max(0, now - state.spent.startedAt);
+  const budget = state.config.budget;
+  const left = (max: number | undefined, used: number) =>
+    max === undefined ? undefined : Math.max(0, max - used);
+  const budgetLeft = Object.fromEntries(
+    Object.entries({
+      modelResponses: left(budget.maxModelResponses, state.spent.modelResponses),
+      toolCalls: left(budget.maxToolCalls, state.spent.toolCalls),
+      tokens: left(budget.maxTokens, tokens),
+      wallTimeMs: left(budget.maxWallTimeMs, wallTimeMs),
+    }).filter(([, v]) => v !== undefined),
+  );
+  return {
+    turnId: state.turnId,
+    phase: state.finished
+      ? 'finished'
+      : open.length === 0
+        ? 'model'
+        : open.some((c) => c.phase === 'awaiting-approval') && !open.some((c) => c.phase === 'running')
+          ? 'awaiting-approval'
+          : 'tools',
+    status: state.finished?.status ?? 'running',
+    ...(state.finished?.reason ? { reason: state.finished.reason } : {}),
+    responseIndex: state.responseIndex,
+    ...(open.length > 0 ? { currentWave: Math.min(...open.map((c) => c.wave)) } : {}),
+    calls,
+    usage: state.spent.usage,
+    spent: {
+      modelResponses: state.spent.modelResponses,
+      toolCalls: state.spent.toolCalls,
+      tokens,
+      wallTimeMs,
+    },
+    budgetLeft,
+    outputs: state.outputs.length,
+  };
+}

@@ -1,0 +1,88 @@
+import { Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { TurnClient } from 'durable-turns/client';
+import { createTurnWorker } from 'durable-turns/worker';
+import { testTemporal } from '../support/temporal-env';
+import type { ConformanceHarness } from './harness';
+import { conformanceSuite } from './suite';
+import { sleep } from './support';
+
+let nativeConnection: NativeConnection;
+let clientConnection: Connection;
+let queue = 0;
+
+beforeAll(async () => {
+  const { address } = testTemporal();
+  nativeConnection = await NativeConnection.connect({ address });
+  clientConnection = await Connection.connect({ address });
+});
+
+afterAll(async () => {
+  await clientConnection?.close();
+  await nativeConnection?.close();
+});
+
+/**
+ * Runs each case as a real turn workflow on the shared dev server, with a worker (in this process,
+ * so the case's tools and observers are the ones it inspects) on a task queue of its own.
+ */
+const onTemporal: ConformanceHarness = {
+  name: 'temporal',
+  async start(spec) {
+    const { namespace } = testTemporal();
+    queue += 1;
+    const taskQueue = `conformance-${process.pid}-${queue}`;
+    const worker = await createTurnWorker({
+      connection: nativeConnection,
+      namespace,
+      taskQueue,
+      tools: spec.tools,
+      models: { [spec.model.name]: spec.model },
+      ...(spec.hooks ? { hooks: spec.hooks } : {}),
+      ...(spec.observers ? { observers: spec.observers } : {}),
+      ...(spec.health ? { health: spec.health } : {}),
+    });
+    const client = new TurnClient({ connection: clientConnection, namespace, taskQueue });
+    const running = worker.run();
+    const turn = await client.start({
+      turnId: spec.turnId,
+      input: spec.input,
+      model: spec.model.name,
+      ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
+      ...(spec.budget ? { budget: spec.budget } : {}),
+      ...(spec.detection ? { detection: spec.detection } : {}),
+      timing: { heartbeatTimeoutMs: 2_000 },
+    });
+    let done = false;
+    const result = turn.result().finally(() => {
+      done = true;
+    });
+    if (spec.approver) {
+      const approver = spec.approver;
+      void (async () => {
+        const decided = new Set<string>();
+        while (!done) {
+          const state = await turn.state().catch(() => undefined);
+          for (const call of state?.calls ?? []) {
+            if (!call.approval || decided.has(call.toolCallId)) continue;
+            decided.add(call.toolCallId);
+            const decision = await approver({ turnId: spec.turnId, ...call.approval });
+            await (decision.approved
+              ? turn.approve(call.toolCallId)
+              : turn.reject(call.toolCallId, decision.reason));
+          }
+          await sleep(50);
+        }
+      })();
+    }
+    return {
+      result: result.finally(async () => {
+        worker.shutdown();
+        await running;
+      }),
+      cancel: () => turn.cancel(),
+    };
+  },
+};
+
+conformanceSuite(onTemporal);

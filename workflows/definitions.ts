@@ -1,0 +1,63 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import { type Message, messageSchema, type TurnStateView, turnConfigSchema } from '../core';
+
+/** How long the workflow lets its activities run and how it detects a lost worker. */
+export const activityTimingSchema = z.object({
+  /** A tool attempt (or model stream) that stops heartbeating this long counts as lost. */
+  heartbeatTimeoutMs: z.number().int().positive().default(10_000),
+  /** Start-to-close for a tool attempt whose tool sets no timeout. */
+  toolTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
+  /** Start-to-close for one model request. */
+  modelTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(5 * 60_000),
+  /** Attempts for a model request (transient provider failures). */
+  modelMaxAttempts: z.number().int().positive().default(5),
+});
+
+export const turnWorkflowInputSchema = z.object({
+  turnId: z.string().min(1),
+  conversationId: z.string().min(1).optional(),
+  input: z.array(messageSchema).min(1),
+  /** A model registered on the worker, by name. */
+  model: z.string().min(1),
+  config: turnConfigSchema,
+  timing: activityTimingSchema.default(activityTimingSchema.parse({})),
+  /** Continue-as-new once the run's history passes this many events (or the server suggests it). */
+  continueAsNewAfterEvents: z.number().int().positive().default(4_000),
+  /** Tool outputs larger than this many bytes of JSON are cut, with a marker. */
+  maxOutputBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(256 * 1024),
+});
+export type TurnWorkflowInput = z.infer<typeof turnWorkflowInputSchema>;
+export type TurnWorkflowInputArgs = z.input<typeof turnWorkflowInputSchema>;
+
+export const approvalSchema = z.object({
+  toolCallId: z.string().min(1),
+  approved: z.boolean(),
+  reason: z.string().max(2_000).optional(),
+});
+export type Approval = z.infer<typeof approvalSchema>;
+
+/** What the model activity reads from its workflow instead of carrying the transcript as input. */
+export interface ModelRequestContext {
+  responseIndex: number;
+  messages: Message[];
+  callIds: string[];
+}
+
+export const stateQuery = defineQuery<TurnStateView>('state');
+export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number]>('modelRequest');
+export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
+
+export const turnWorkflowType = 'turnWorkflow';

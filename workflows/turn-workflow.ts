@@ -1,0 +1,247 @@
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  TimeoutFailure,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { TurnActivities } from '../activities/activity-types';
+import {
+  type AttemptResult,
+  isTranscriptEvent,
+  type JournalEntry,
+  type ModelResponse,
+  type ToolStart,
+  type TranscriptEvent,
+  TurnEngine,
+  type TurnOperation,
+  type TurnResult,
+  turnStateView,
+} from '../core';
+import {
+  type Approval,
+  approvalSchema,
+  approveUpdate,
+  modelRequestQuery,
+  stateQuery,
+  type TurnWorkflowInput,
+  turnWorkflowInputSchema,
+} from './definitions';
+import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from './search-attributes';
+
+interface Completion {
+  toolCallId: string;
+  attempt: number;
+  result: AttemptResult;
+  durationMs: number;
+}
+
+/**
+ * One turn = one workflow (its id is the turn's fence). It drives the same `TurnEngine` as the
+ * in-process executor: the engine decides, this code only carries out — the model request and each
+ * tool attempt as an activity (activity id = tool call id), waits as durable conditions, approvals
+ * as an Update, cancellation as explicit interrupted outputs written in a non-cancellable scope.
+ * Temporal's history is the journal: on replay the engine is rebuilt by re-running this code.
+ */
+export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnResult> {
+  const input = turnWorkflowInputSchema.parse(rawInput);
+  const { timing } = input;
+  const entries: TranscriptEvent[] = [];
+  const started = TurnEngine.start({
+    turnId: input.turnId,
+    input: input.input,
+    config: input.config,
+    now: Date.now(),
+  });
+  const engine = started.engine;
+  const record = (produced: readonly JournalEntry[]) => {
+    for (const entry of produced) if (isTranscriptEvent(entry)) entries.push(entry);
+  };
+  record(started.entries);
+
+  const completions: Completion[] = [];
+  const decisions: Approval[] = [];
+  const running = new Map<string, Promise<void>>();
+  let waitingForApproval = false;
+
+  setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));
+  setHandler(modelRequestQuery, (responseIndex) =>
+    engine.view.modelInFlight && engine.view.responseIndex === responseIndex
+      ? { responseIndex, messages: engine.view.messages, callIds: [...engine.view.callIds] }
+      : null,
+  );
+  setHandler(
+    approveUpdate,
+    (approval) => {
+      decisions.push(approval);
+      return { accepted: true as const };
+    },
+    {
+      validator: (approval) => {
+        const parsed = approvalSchema.safeParse(approval);
+        if (!parsed.success)
+          throw new Error(`malformed approval: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+        const call = engine.view.batch?.byId.get(approval.toolCallId);
+        const awaiting = turnStateView(engine.view, Date.now()).calls.find(
+          (c) => c.toolCallId === approval.toolCallId,
+        );
+        if (!call || awaiting?.phase !== 'awaiting-approval') {
+          throw new Error(`tool call ${approval.toolCallId} is not waiting for approval`);
+        }
+      },
+    },
+  );
+
+  upsertSearchAttributes([
+    { key: turnStatusKey, value: 'running' },
+    { key: waitingForApprovalKey, value: false },
+    ...(input.conversationId ? [{ key: conversationIdKey, value: input.conversationId }] : []),
+  ]);
+
+  const modelActivities = proxyActivities<TurnActivities>({
+    startToCloseTimeout: timing.modelTimeoutMs,
+    heartbeatTimeout: timing.heartbeatTimeoutMs,
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+    retry: {
+      maximumAttempts: timing.modelMaxAttempts,
+      initialInterval: 500,
+      nonRetryableErrorTypes: ['ModelRequestRejected'],
+    },
+  });
+
+  const launch = (start: ToolStart) => {
+    const { call } = start;
+    const policy = call.policy;
+    const activities = proxyActivities<TurnActivities>({
+      activityId: call.toolCallId,
+      startToCloseTimeout: (policy.timeoutMs ?? timing.toolTimeoutMs) + timing.heartbeatTimeoutMs,
+      heartbeatTimeout: timing.heartbeatTimeoutMs,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      // Application errors come back as data and the engine retries them; Temporal retries only
+      // a lost attempt (worker died, heartbeat stopped) — and only for tools safe to run again.
+      retry: {
+        maximumAttempts: policy.retrySafe ? Math.max(3, policy.retry.maxAttempts) : 1,
+        initialInterval: Math.max(1, policy.retry.initialDelayMs),
+        backoffCoefficient: policy.retry.backoffCoefficient,
+        maximumInterval: Math.max(1, policy.retry.maxDelayMs),
+      },
+    });
+    const key = `${call.toolCallId}#${start.attempt}`;
+    const done = activities
+      .runTool({
+        turnId: input.turnId,
+        call,
+        attempt: start.attempt,
+        approved: start.approved,
+        maxOutputBytes: input.maxOutputBytes,
+      })
+      .then(
+        ({ result, durationMs }) =>
+          completions.push({ toolCallId: call.toolCallId, attempt: start.attempt, result, durationMs }),
+        (error: unknown) => {
+          if (isCancellation(error)) return;
+          completions.push({
+            toolCallId: call.toolCallId,
+            attempt: start.attempt,
+            result: lostAttempt(error, policy.retrySafe),
+            durationMs: 0,
+          });
+        },
+      )
+      .finally(() => running.delete(key));
+    running.set(
+      key,
+      done.then(() => undefined),
+    );
+  };
+
+  const callModel = async (op: Extract<TurnOperation, { kind: 'call-model' }>) => {
+    let response: ModelResponse;
+    try {
+      response = await modelActivities.callModel({
+        turnId: input.turnId,
+        workflowId: workflowInfo().workflowId,
+        responseIndex: op.responseIndex,
+        model: input.model,
+      });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      record(engine.onModelFailed({ responseIndex: op.responseIndex, error: failureMessage(error) }));
+      return;
+    }
+    record(engine.onModelResponded(response));
+  };
+
+  const setWaiting = (waiting: boolean) => {
+    if (waiting === waitingForApproval) return;
+    waitingForApproval = waiting;
+    upsertSearchAttributes([{ key: waitingForApprovalKey, value: waiting }]);
+  };
+
+  try {
+    for (;;) {
+      for (const c of completions.splice(0)) record(engine.onToolAttemptFinished({ ...c, now: Date.now() }));
+      for (const d of decisions.splice(0)) record(engine.onApproval(d));
+      const step = engine.next(Date.now());
+      record(step.entries);
+      const op = step.op;
+      if (op.kind === 'finished') break;
+      if (op.kind === 'call-model') await callModel(op);
+      else if (op.kind === 'run-tools') for (const start of op.starts) launch(start);
+      else {
+        setWaiting(op.approvals.length > 0);
+        const wake = () => completions.length > 0 || decisions.length > 0;
+        if (op.untilMs === undefined) await condition(wake);
+        else await condition(wake, Math.max(1, op.untilMs - Date.now()));
+        setWaiting(false);
+      }
+    }
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    await CancellationScope.nonCancellable(async () => {
+      record(engine.onCancel({ reason: 'the turn was cancelled' }));
+      // Wait for every running attempt to really end (the activities see the cancel through their heartbeats).
+      await Promise.all(running.values());
+    });
+  }
+
+  const outcome = engine.outcome();
+  upsertSearchAttributes([
+    { key: turnStatusKey, value: outcome.status },
+    { key: waitingForApprovalKey, value: false },
+  ]);
+  return { ...outcome, events: entries };
+}
+
+/**
+ * An attempt whose activity failed rather than returned: its worker was lost or it timed out at
+ * the Temporal level. For a tool that is not retry-safe the outcome is unknown and it is not run
+ * again (Temporal was told not to retry it either).
+ */
+function lostAttempt(error: unknown, retrySafe: boolean): AttemptResult {
+  const message = failureMessage(error);
+  if (!retrySafe && error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) {
+    return {
+      status: 'interrupted',
+      content: `outcome unknown; not retried (its worker was lost or stopped heartbeating: ${message})`,
+      errorType: 'outcome-unknown',
+    };
+  }
+  return {
+    status: 'error',
+    content: `the tool's activity failed: ${message}`,
+    errorType: 'activity-failed',
+    retryable: false,
+    resultHash: `activity-failed:${message}`,
+  };
+}
+
+function failureMessage(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
