@@ -129,9 +129,9 @@ export class TurnClient {
     limit?: number;
   } = {}): Promise<TurnSummary[]> {
     const clauses = [`WorkflowType = '${turnWorkflowType}'`];
-    if (status) clauses.push(`${turnSearchAttributes.status.name} = '${escape(status)}'`);
+    if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
     if (conversationId)
-      clauses.push(`${turnSearchAttributes.conversationId.name} = '${escape(conversationId)}'`);
+      clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);
     const out: TurnSummary[] = [];
     for await (const execution of this.client.workflow.list({ query: clauses.join(' AND ') })) {
       const attrs = execution.searchAttributes as Record<string, unknown[] | undefined>;
@@ -151,6 +151,6 @@ export class TurnClient {
   }
 }
 
-function escape(value: string): string {
+function quote(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 }
