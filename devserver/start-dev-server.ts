@@ -1,0 +1,282 @@
+import { spawn } from 'node:child_process';
+import { closeSync, promises as fs, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { turnSearchAttributeList } from '../workflows/search-attributes';
+import { ensureSearchAttributes, type SearchAttributeSpec } from './ensure-search-attributes';
+import { freePort } from './free-port';
+import { guardProcessGroup } from './guard-process-group';
+import { readLogTail } from './read-log-tail';
+import { resolveTemporalCli } from './resolve-temporal-cli';
+import { stopProcessGroup } from './stop-process-group';
+import { TemporalSetupError } from './temporal-setup-error';
+import { waitUntilReady } from './wait-until-ready';
+
+/** A running `temporal server start-dev`, owned by this process. */
+export interface DevServer {
+  /** `127.0.0.1:PORT`, for `Connection.connect({ address })`. */
+  address: string;
+  namespace: string;
+  /** The Temporal Web UI, unless started headless. */
+  uiUrl?: string;
+  logFile: string;
+  dbFile: string;
+  pid: number;
+  /** Stops the server (SIGTERM, then SIGKILL) and resolves once it has exited. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface StartDevServerOptions {
+  /** The Temporal CLI binary; found (or built) with `resolveTemporalCli` when omitted. */
+  cliPath?: string;
+  /** Folder for the SQLite file and the server log; defaults to `<cwd>/.state` (git-ignored). */
+  stateDir?: string;
+  /** SQLite file that keeps turns across restarts; defaults to `<stateDir>/temporal.sqlite`. */
+  dbFile?: string;
+  namespace?: string;
+  /** Skip the Web UI (default). */
+  headless?: boolean;
+  /** gRPC port; a free one by default. */
+  port?: number;
+  /** Web UI port when not headless; a free one by default. */
+  uiPort?: number;
+  /** Registered at start and verified once ready; defaults to the attributes turn workflows set. */
+  searchAttributes?: readonly SearchAttributeSpec[];
+  /** Server dynamic config, e.g. `{ 'limit.historyCount.suggestContinueAsNew': 200 }` to test long turns. */
+  dynamicConfig?: Readonly<Record<string, string | number | boolean>>;
+  /** How long the server may take to answer; generous because the first start creates the SQLite schema. */
+  readyTimeoutMs?: number;
+  /** How long `stop()` waits after SIGTERM before SIGKILL; 0 kills at once (for throwaway state). */
+  stopTimeoutMs?: number;
+  log: (line: string) => void;
+  /** Picks a free port (binding port 0 by default). */
+  pickPort?: () => Promise<number>;
+}
+
+const host = '127.0.0.1';
+const maxLaunches = 3;
+const logTailLines = 30;
+
+const optionsSchema = z.object({
+  namespace: z.string().trim().min(1, 'namespace must not be empty'),
+  port: z.number().int().min(1).max(65_535).optional(),
+  uiPort: z.number().int().min(1).max(65_535).optional(),
+  readyTimeoutMs: z.number().positive(),
+  stopTimeoutMs: z.number().nonnegative(),
+});
+
+/**
+ * Starts `temporal server start-dev` on loopback with a SQLite file, so turns survive a server
+ * restart, and resolves once the namespace answers and the search attributes exist.
+ *
+ * We spawn the CLI ourselves instead of using `@temporalio/testing`: that gives a server 5 s to
+ * start, too little for a first start on a small machine, and keeps state in memory only.
+ * The server runs in its own process group (`detached`) so `stop()` can end it and anything it
+ * started; exit and signal hooks stop it if this process ends first.
+ */
+export async function startDevServer({
+  cliPath,
+  stateDir = path.join(process.cwd(), '.state'),
+  dbFile,
+  namespace = 'default',
+  headless = true,
+  port,
+  uiPort,
+  searchAttributes = turnSearchAttributeList,
+  dynamicConfig = {},
+  readyTimeoutMs = 60_000,
+  stopTimeoutMs = 8_000,
+  log,
+  pickPort = () => freePort({ host }),
+}: StartDevServerOptions): Promise<DevServer> {
+  const parsed = optionsSchema.safeParse({ namespace, port, uiPort, readyTimeoutMs, stopTimeoutMs });
+  if (!parsed.success) {
+    throw new TemporalSetupError(
+      `Invalid startDevServer options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  }
+  const stateFolder = path.resolve(stateDir);
+  const sqliteFile = path.resolve(dbFile ?? path.join(stateFolder, 'temporal.sqlite'));
+  const logFile = path.join(stateFolder, 'temporal-dev-server.log');
+  await fs.mkdir(stateFolder, { recursive: true });
+  await fs.mkdir(path.dirname(sqliteFile), { recursive: true });
+  const cli = cliPath ?? (await resolveTemporalCli({ log })).path;
+  // Only ports we picked may be swapped for others; a port the caller chose is theirs to fix.
+  const mayRetryPorts = port === undefined && (headless || uiPort === undefined);
+
+  for (let launchNumber = 1; ; launchNumber++) {
+    const grpcPort = port ?? (await pickPort());
+    const webPort = headless ? undefined : (uiPort ?? (await pickPort()));
+    const args = [
+      'server',
+      'start-dev',
+      '--ip',
+      host,
+      '--port',
+      String(grpcPort),
+      '--db-filename',
+      sqliteFile,
+      '--log-level',
+      'warn',
+      ...(webPort === undefined ? ['--headless'] : ['--ui-port', String(webPort)]),
+      ...(namespace === 'default' ? [] : ['--namespace', namespace]),
+      ...searchAttributes.flatMap((spec) => ['--search-attribute', `${spec.name}=${spec.type}`]),
+      ...Object.entries(dynamicConfig).flatMap(([key, value]) => [
+        '--dynamic-config-value',
+        `${key}=${JSON.stringify(value)}`,
+      ]),
+    ];
+    const outcome = await launch({
+      cli,
+      args,
+      address: `${host}:${grpcPort}`,
+      namespace,
+      uiUrl: webPort === undefined ? undefined : `http://${host}:${webPort}`,
+      logFile,
+      dbFile: sqliteFile,
+      searchAttributes,
+      readyTimeoutMs,
+      stopTimeoutMs,
+      log,
+    });
+    if (outcome.kind === 'ready') return outcome.server;
+
+    const portTaken = /address already in use/i.test(outcome.logTail);
+    if (portTaken && mayRetryPorts && launchNumber < maxLaunches) {
+      log(
+        `A port picked for the Temporal dev server was taken before it could bind it; retrying with new ports`,
+      );
+      continue;
+    }
+    throw new TemporalSetupError(
+      `The Temporal dev server ${outcome.reason}. Its log is ${logFile}; last lines:\n${outcome.logTail}\n` +
+        hint({ logTail: outcome.logTail, grpcPort, webPort, dbFile: sqliteFile }),
+    );
+  }
+}
+
+type LaunchOutcome =
+  | { kind: 'ready'; server: DevServer }
+  | { kind: 'failed'; reason: string; logTail: string };
+
+async function launch({
+  cli,
+  args,
+  address,
+  namespace,
+  uiUrl,
+  logFile,
+  dbFile,
+  searchAttributes,
+  readyTimeoutMs,
+  stopTimeoutMs,
+  log,
+}: {
+  cli: string;
+  args: string[];
+  address: string;
+  namespace: string;
+  uiUrl: string | undefined;
+  logFile: string;
+  dbFile: string;
+  searchAttributes: readonly SearchAttributeSpec[];
+  readyTimeoutMs: number;
+  stopTimeoutMs: number;
+  log: (line: string) => void;
+}): Promise<LaunchOutcome> {
+  // The log is appended across runs; a failure report shows only this run's lines.
+  const logOffset = await fs.stat(logFile).then(
+    (stat) => stat.size,
+    () => 0,
+  );
+  const logFd = openSync(logFile, 'a');
+  let child: ReturnType<typeof spawn>;
+  try {
+    writeSync(logFd, `--- ${new Date().toISOString()} ${cli} ${args.join(' ')}\n`);
+    child = spawn(cli, args, { detached: true, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    // The child holds its own copy of the descriptor.
+    closeSync(logFd);
+  }
+  let exitReason: string | undefined;
+  const died = new AbortController();
+  const exited = new Promise<void>((resolve) => {
+    const onEnd = (reason: string) => {
+      exitReason ??= reason;
+      died.abort();
+      resolve();
+    };
+    child.once('exit', (code, signal) =>
+      onEnd(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+    );
+    child.once('error', (error) => onEnd(`could not be started (${error.message})`));
+  });
+  // A script that forgets stop() should still end; the exit hook then stops the server.
+  child.unref();
+
+  const pid = child.pid;
+  const tail = () => readLogTail({ file: logFile, fromOffset: logOffset, lines: logTailLines });
+  if (pid === undefined) {
+    await exited;
+    return {
+      kind: 'failed',
+      reason: `at ${cli} ${exitReason ?? 'could not be started'}`,
+      logTail: await tail(),
+    };
+  }
+
+  const release = guardProcessGroup({ pid });
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      if (exitReason === undefined) await stopProcessGroup({ pid, exited, timeoutMs: stopTimeoutMs, log });
+      release();
+    })();
+    return stopping;
+  };
+
+  const connection = await waitUntilReady({
+    address,
+    namespace,
+    deadline: Date.now() + readyTimeoutMs,
+    signal: died.signal,
+  });
+  if (connection === undefined) {
+    const reason =
+      exitReason === undefined
+        ? `did not answer on ${address} within ${readyTimeoutMs} ms and was stopped`
+        : `${exitReason} before it was ready`;
+    await stop();
+    return { kind: 'failed', reason, logTail: await tail() };
+  }
+  try {
+    await ensureSearchAttributes({ connection, namespace, searchAttributes, log });
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    await connection.close();
+  }
+  return { kind: 'ready', server: { address, namespace, uiUrl, logFile, dbFile, pid, stop } };
+}
+
+function hint({
+  logTail,
+  grpcPort,
+  webPort,
+  dbFile,
+}: {
+  logTail: string;
+  grpcPort: number;
+  webPort: number | undefined;
+  dbFile: string;
+}): string {
+  if (/address already in use/i.test(logTail)) {
+    const ports = webPort === undefined ? `${grpcPort}` : `${grpcPort} or ${webPort}`;
+    return `Port ${ports} is in use: stop what listens there, or leave port/uiPort unset to pick free ports.`;
+  }
+  if (/database is locked|SQLITE_BUSY/i.test(logTail)) {
+    return `Another Temporal server is using ${dbFile}: stop it, or start with another stateDir or dbFile.`;
+  }
+  return 'Fix the cause above; set TEMPORAL_ADDRESS to use an existing Temporal server instead.';
+}

@@ -1,0 +1,22 @@
+const marker = Symbol.for('durable-turns.TemporalSetupError');
+
+/**
+ * Anything that keeps durable-turns from reaching a Temporal server: no CLI, a dev server that
+ * died or never became ready, an unreachable `TEMPORAL_ADDRESS`, a bad connection setting.
+ * Messages always say how to fix it.
+ *
+ * The `Symbol.for` marker lets `isInstance` work across copies of this module (a bundled worker
+ * and the app can load two), where `instanceof` would not.
+ */
+export class TemporalSetupError extends Error {
+  readonly [marker] = true;
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'TemporalSetupError';
+  }
+
+  static isInstance(value: unknown): value is TemporalSetupError {
+    return typeof value === 'object' && value !== null && marker in value;
+  }
+}
