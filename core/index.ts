@@ -5,6 +5,7 @@ export * from './engine/apply-entry';
 export * from './engine/plan-launches';
 export * from './engine/turn-engine';
 export * from './engine/turn-outcome';
+export * from './engine/turn-snapshot';
 export * from './engine/turn-state';
 export * from './engine/turn-state-view';
 export * from './engine/validate-transcript';

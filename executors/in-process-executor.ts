@@ -64,6 +64,8 @@ export class InProcessExecutor {
   private readonly host: TurnHost;
   private readonly journal: TurnJournal;
   private readonly owner: string;
+  /** Turns this executor is driving now: opening one again would fence out its own live session. */
+  private readonly active = new Set<string>();
 
   constructor(private readonly options: InProcessExecutorOptions) {
     const timers = options.timers ?? systemTimers;
@@ -108,9 +110,13 @@ export class InProcessExecutor {
       throw new Error(
         `invalid turn configuration: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
       );
-    const session = await this.journal.open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs });
+    this.claim(turnId);
+    const session = await this.journal
+      .open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs })
+      .catch(this.unclaim(turnId));
     const { entries, version } = await session.load();
     if (entries.length > 0) {
+      this.active.delete(turnId);
       await session.release();
       throw new Error(`turn ${turnId} already exists in the journal; call resumeTurn to continue it`);
     }
@@ -122,7 +128,12 @@ export class InProcessExecutor {
     });
     const writer = new JournalWriter(session, version, [], this.host.observers);
     await writer.append(started.entries);
-    return driveTurn({ engine: started.engine, writer, host: this.host, ...(signal ? { signal } : {}) });
+    return driveTurn({
+      engine: started.engine,
+      writer,
+      host: this.host,
+      ...(signal ? { signal } : {}),
+    }).finally(() => this.active.delete(turnId));
   }
 
   /**
@@ -147,6 +158,23 @@ export class InProcessExecutor {
     const engine = TurnEngine.replay(entries);
     const writer = new JournalWriter(session, version, entries, this.host.observers);
     await writer.append(engine.onResume());
-    return driveTurn({ engine, writer, host: this.host, ...(signal ? { signal } : {}) });
+    return driveTurn({ engine, writer, host: this.host, ...(signal ? { signal } : {}) }).finally(() =>
+      this.active.delete(turnId),
+    );
+  }
+
+  private claim(turnId: string): void {
+    if (this.active.has(turnId))
+      throw new Error(
+        `turn ${turnId} is already running on this executor; wait for its result (resumeTurn is for a turn whose host was lost)`,
+      );
+    this.active.add(turnId);
+  }
+
+  private unclaim(turnId: string): (error: unknown) => never {
+    return (error) => {
+      this.active.delete(turnId);
+      throw error;
+    };
   }
 }

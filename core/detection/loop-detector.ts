@@ -1,5 +1,6 @@
 import type { DetectionConfig } from '../schema/turn-config';
 import { canonicalJson } from '../tools/canonical-json';
+import { stableHash } from '../tools/stable-hash';
 
 export interface DetectedAttempt {
   toolName: string;
@@ -11,6 +12,11 @@ export type LoopVerdict =
   | { kind: 'ok' }
   | { kind: 'warn'; message: string }
   | { kind: 'stop'; message: string };
+
+export interface LoopDetectorMemory {
+  counts: [string, number][];
+  history: string[];
+}
 
 const longestCycle = 4;
 
@@ -28,9 +34,24 @@ export class LoopDetector {
 
   constructor(private readonly config: DetectionConfig) {}
 
+  /** The detector's memory, for carrying a turn across continue-as-new. */
+  save(): LoopDetectorMemory {
+    return { counts: [...this.counts.entries()], history: [...this.history] };
+  }
+
+  static restore(config: DetectionConfig, memory: LoopDetectorMemory): LoopDetector {
+    const detector = new LoopDetector(config);
+    for (const [key, count] of memory.counts) detector.counts.set(key, count);
+    detector.history = [...memory.history];
+    return detector;
+  }
+
   observe(attempt: DetectedAttempt): LoopVerdict {
     if (!this.config.enabled) return { kind: 'ok' };
-    const fingerprint = `${attempt.toolName}\u0000${canonicalJson(attempt.args)}\u0000${attempt.resultHash}`;
+    // Hashed: the memory is carried across continue-as-new and must stay small.
+    const fingerprint = stableHash(
+      `${attempt.toolName}\u0000${canonicalJson(attempt.args)}\u0000${attempt.resultHash}`,
+    );
     const count = (this.counts.get(fingerprint) ?? 0) + 1;
     this.counts.set(fingerprint, count);
     this.history.push(fingerprint);

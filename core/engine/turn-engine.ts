@@ -25,8 +25,9 @@ import type { PreparedCall } from '../schema/prepared-call';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
-import { planLaunches } from './plan-launches';
+import { needsApproval, planLaunches } from './plan-launches';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
+import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
 import { batchOpen, type CallState, type TurnState } from './turn-state';
 
 export interface ToolStart {
@@ -96,6 +97,15 @@ export class TurnEngine {
     for (const entry of entries) state = applyEntry(state, entry);
     if (!state) throw new Error('cannot replay an empty journal: a turn begins with turn.started');
     return new TurnEngine(state);
+  }
+
+  /** Continues a turn from a snapshot (a new run after continue-as-new). */
+  static restore(snapshot: unknown): TurnEngine {
+    return new TurnEngine(stateFromSnapshot(snapshot));
+  }
+
+  snapshot(): TurnSnapshot {
+    return snapshotOf(this.state);
   }
 
   get turnId(): string {
@@ -240,7 +250,7 @@ export class TurnEngine {
     reason?: string;
   }): JournalEntry[] {
     const call = this.openCall(toolCallId);
-    if (!call || call.approval !== undefined || this.state.halt) return [];
+    if (!call || !needsApproval(call) || this.state.halt) return [];
     return this.transition({
       type: 'tool.approval_decided',
       toolCallId,
@@ -269,15 +279,9 @@ export class TurnEngine {
     for (const call of this.state.batch?.calls ?? []) {
       if (call.phase !== 'running') continue;
       const attempt = call.attempts.find((a) => !a.result)?.attempt ?? call.nextAttempt;
-      this.commit(
-        {
-          type: 'tool.attempt_lost',
-          toolCallId: call.call.toolCallId,
-          attempt,
-          rerun: call.call.policy.retrySafe,
-        },
-        entries,
-      );
+      // After a halt nothing new starts, so a lost call is not run again even if it could be.
+      const rerun = call.call.policy.retrySafe && !this.state.halt;
+      this.commit({ type: 'tool.attempt_lost', toolCallId: call.call.toolCallId, attempt, rerun }, entries);
     }
     this.settle(entries);
     return entries;

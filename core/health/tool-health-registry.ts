@@ -89,6 +89,11 @@ export class ToolHealthRegistry {
     return { allowed: true, probe: true };
   }
 
+  /** An admitted attempt that did not run after all (cancelled first): frees the probe slot. */
+  release(toolName: string): void {
+    this.counters(toolName).probing = false;
+  }
+
   record(toolName: string, outcome: AttemptOutcome, latencyMs: number): void {
     const c = this.counters(toolName);
     c.attempts += 1;

@@ -94,10 +94,6 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
     );
   }
   if (args.signal?.aborted) return { kind: 'not-run', result: interrupted('cancelled before it started') };
-  if (args.health) {
-    const admission = args.health.admit(call.toolName);
-    if (!admission.allowed) return notRun('circuit-open', admission.reason);
-  }
   const ctx: ToolHookContext = {
     turnId: args.turnId,
     toolCallId: call.toolCallId,
@@ -116,8 +112,16 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
       `invalid arguments for ${tool.name}:\n${z.prettifyError(parsed.error)}`,
     );
   }
+  // Admission comes last, right before the tool runs: an admitted probe must run and be recorded.
+  if (args.health) {
+    const admission = args.health.admit(call.toolName);
+    if (!admission.allowed) return notRun('circuit-open', admission.reason);
+  }
   const ran = await execute(args, tool, parsed.data);
-  if (ran.result.status === 'interrupted') return { kind: 'not-run', result: ran.result };
+  if (ran.result.status === 'interrupted') {
+    args.health?.release(call.toolName);
+    return { kind: 'not-run', result: ran.result };
+  }
   const replaced = await runPostHooks(args, { ...ctx, args: pre.args }, ran.result);
   return { kind: 'ran', result: replaced, timedOut: ran.timedOut };
 }

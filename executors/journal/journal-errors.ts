@@ -24,7 +24,7 @@ export class JournalError extends Error {
     return new JournalError(
       'lease-held',
       `turn ${turnId} is owned by ${holder} until ${new Date(until).toISOString()}; ` +
-        'wait for the lease to lapse, or open with takeOver: true if that host is gone',
+        'wait for the lease to lapse, or resume with takeOver: true if that host is gone',
     );
   }
 

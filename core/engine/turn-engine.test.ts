@@ -1,0 +1,309 @@
+import { z } from 'zod';
+import { buildModelResponse } from '../model/build-response';
+import { ResponseCollector } from '../model/collect-response';
+import type { AttemptResult } from '../schema/attempt-result';
+import type { JournalEntry } from '../schema/journal-entry';
+import type { TurnConfigInput } from '../schema/turn-config';
+import { defineTool } from '../tools/define-tool';
+import { stableHash } from '../tools/stable-hash';
+import { ToolRegistry } from '../tools/tool-registry';
+import { type ToolStart, TurnEngine } from './turn-engine';
+
+const registry = new ToolRegistry([
+  defineTool({
+    name: 'read',
+    description: 'Reads',
+    input: z.object({ path: z.string() }),
+    concurrencySafe: true,
+    retrySafe: true,
+    execute: ({ path }) => path,
+  }),
+  defineTool({
+    name: 'write',
+    description: 'Writes',
+    input: z.object({ path: z.string() }),
+    execute: ({ path }) => path,
+  }),
+  defineTool({
+    name: 'flaky',
+    description: 'Fails sometimes',
+    input: z.object({}),
+    concurrencySafe: true,
+    retry: { maxAttempts: 2, initialDelayMs: 100 },
+    execute: () => 'ok',
+  }),
+]);
+
+interface ScriptedCall {
+  id: string;
+  name: string;
+  args: unknown;
+}
+
+const read = (id: string, path = id): ScriptedCall => ({ id, name: 'read', args: { path } });
+const write = (id: string, path = id): ScriptedCall => ({ id, name: 'write', args: { path } });
+
+/** The engine's entries for a model response with these calls (and text, when given). */
+function respond(
+  engine: TurnEngine,
+  responseIndex: number,
+  calls: ScriptedCall[],
+  text = '',
+): JournalEntry[] {
+  const collector = new ResponseCollector();
+  if (text) collector.add({ type: 'text-delta', delta: text });
+  for (const call of calls)
+    collector.add({
+      type: 'tool-call',
+      toolCallId: call.id,
+      toolName: call.name,
+      input: JSON.stringify(call.args),
+    });
+  collector.add({
+    type: 'finish',
+    finishReason: calls.length > 0 ? 'tool-calls' : 'stop',
+    usage: { inputTokens: 10, outputTokens: 5 },
+  });
+  return engine.onModelResponded(
+    buildModelResponse({
+      collected: collector.result(),
+      registry,
+      responseIndex,
+      priorCallIds: engine.view.callIds,
+    }),
+  );
+}
+
+const ok = (content: string): AttemptResult => ({ status: 'ok', content, resultHash: stableHash(content) });
+const failed = (content: string): AttemptResult => ({
+  status: 'error',
+  content,
+  errorType: 'Error',
+  retryable: true,
+  resultHash: stableHash(content),
+});
+
+function finish(engine: TurnEngine, toolCallId: string, result: AttemptResult, now = 0, attempt = 1) {
+  return engine.onToolAttemptFinished({ toolCallId, attempt, result, durationMs: 1, now });
+}
+
+function start(config: TurnConfigInput = {}) {
+  const started = TurnEngine.start({ turnId: 't', input: 'go', config, now: 0 });
+  return { engine: started.engine, journal: [...started.entries] };
+}
+
+/** Asks for the next step and expects tools to start; returns `id#attempt` of each. */
+function startsOf(engine: TurnEngine, now: number, journal: JournalEntry[]): string[] {
+  const step = engine.next(now);
+  journal.push(...step.entries);
+  if (step.op.kind !== 'run-tools') throw new Error(`expected run-tools, got ${JSON.stringify(step.op)}`);
+  return step.op.starts.map((s: ToolStart) => `${s.call.toolCallId}#${s.attempt}`);
+}
+
+const summary = (entries: readonly JournalEntry[]) =>
+  entries.map((e) => ('toolCallId' in e ? `${e.type} ${e.toolCallId}` : e.type));
+
+describe('TurnEngine transitions', () => {
+  it('records an attempt result once when the same result is fed twice', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('a'), read('b')]));
+    expect(startsOf(engine, 1, journal)).toEqual(['a#1', 'b#1']);
+
+    expect(summary(finish(engine, 'a', ok('A')))).toEqual(['tool.attempt_finished a', 'tool.completed a']);
+    expect(finish(engine, 'a', ok('A'))).toEqual([]);
+    expect(finish(engine, 'a', ok('something else'))).toEqual([]);
+    expect(summary(finish(engine, 'b', ok('B')))).toEqual(['tool.attempt_finished b', 'tool.completed b']);
+    expect(finish(engine, 'b', ok('B'))).toEqual([]);
+    expect(engine.view.outputs.map((o) => o.output.content)).toEqual(['A', 'B']);
+  });
+
+  it('ignores a result for an attempt that never started and for a call id it does not know', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('a')]));
+    expect(finish(engine, 'a', ok('A'))).toEqual([]);
+    startsOf(engine, 1, journal);
+    expect(finish(engine, 'a', ok('A'), 2, 2)).toEqual([]);
+    expect(finish(engine, 'nobody', ok('A'))).toEqual([]);
+    expect(finish(engine, 'constructor', ok('A'))).toEqual([]);
+    expect(engine.runningCalls()).toEqual(['a']);
+  });
+
+  it('records results fed in reverse order in batch order', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('a'), read('b'), read('c')]));
+    expect(startsOf(engine, 1, journal)).toEqual(['a#1', 'b#1', 'c#1']);
+
+    expect(summary(finish(engine, 'c', ok('C')))).toEqual(['tool.attempt_finished c']);
+    expect(summary(finish(engine, 'b', ok('B')))).toEqual(['tool.attempt_finished b']);
+    expect(summary(finish(engine, 'a', ok('A')))).toEqual([
+      'tool.attempt_finished a',
+      'tool.completed a',
+      'tool.completed b',
+      'tool.completed c',
+    ]);
+    const toolMessage = engine.view.messages.at(-1);
+    expect(toolMessage?.role === 'tool' && toolMessage.content.map((p) => p.toolCallId)).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
+  });
+
+  it('ignores a second response for the same index and a response for another index', () => {
+    const { engine } = start();
+    engine.next(0);
+    expect(respond(engine, 1, [read('a')])).toEqual([]);
+    expect(summary(respond(engine, 0, [read('a')]))).toEqual(['model.responded']);
+    expect(respond(engine, 0, [read('b')])).toEqual([]);
+    expect(engine.view.batch?.calls.map((c) => c.call.toolCallId)).toEqual(['a']);
+  });
+
+  it('changes nothing when a finished turn is cancelled', () => {
+    const { engine } = start();
+    engine.next(0);
+    expect(summary(respond(engine, 0, [], 'all done'))).toEqual(['model.responded', 'turn.finished']);
+    const before = engine.outcome();
+
+    expect(engine.onCancel({ reason: 'too late' })).toEqual([]);
+    expect(engine.outcome()).toEqual(before);
+    expect(engine.next(2)).toEqual({ entries: [], op: { kind: 'finished', outcome: before } });
+    expect(before).toMatchObject({ status: 'completed', text: 'all done' });
+  });
+
+  it('records one halt when a running turn is cancelled twice, with an interrupted output for the running call', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('a')]));
+    startsOf(engine, 1, journal);
+    expect(summary(engine.onCancel({ reason: 'stop' }))).toEqual([
+      'turn.halted',
+      'tool.completed a',
+      'turn.finished',
+    ]);
+    expect(engine.onCancel()).toEqual([]);
+    expect(finish(engine, 'a', ok('late'))).toEqual([]);
+    expect(engine.outcome()).toMatchObject({
+      status: 'cancelled',
+      outputs: [{ toolCallId: 'a', status: 'interrupted', errorType: 'cancelled' }],
+    });
+  });
+
+  it('refuses to replay an empty journal', () => {
+    expect(() => TurnEngine.replay([])).toThrow(/turn\.started/);
+  });
+});
+
+describe('TurnEngine replay', () => {
+  /** One turn as a list of inputs: a wave, a barrier, a retry with backoff, a second response, the end. */
+  const inputs: ((engine: TurnEngine) => JournalEntry[])[] = [
+    (e) => e.next(1).entries,
+    (e) => respond(e, 0, [read('a'), { id: 'f', name: 'flaky', args: {} }, write('w'), read('b')], 'reading'),
+    (e) => e.next(2).entries,
+    (e) => finish(e, 'f', failed('flaked'), 3),
+    (e) => finish(e, 'a', ok('A'), 4),
+    (e) => e.next(5).entries,
+    (e) => e.next(103).entries,
+    (e) => finish(e, 'f', ok('F'), 104, 2),
+    (e) => e.next(105).entries,
+    (e) => finish(e, 'w', ok('W'), 106),
+    (e) => e.next(107).entries,
+    (e) => finish(e, 'b', ok('B'), 108),
+    (e) => e.next(109).entries,
+    (e) => respond(e, 1, [], 'done'),
+    (e) => e.next(110).entries,
+  ];
+
+  it('rebuilds, from any prefix of the journal, an engine that goes on to produce the same entries', () => {
+    const live = start();
+    const produced = inputs.map((input) => input(live.engine));
+    expect(live.engine.outcome()).toMatchObject({ status: 'completed', text: 'done' });
+    expect(live.engine.view.outputs.map((o) => [o.toolCallId, o.output.attempts])).toEqual([
+      ['a', 1],
+      ['f', 2],
+      ['w', 1],
+      ['b', 1],
+    ]);
+
+    for (let k = 0; k <= inputs.length; k++) {
+      const replayed = TurnEngine.replay([...live.journal, ...produced.slice(0, k).flat()]);
+      const rest = inputs.slice(k).map((input) => input(replayed));
+      expect(rest).toEqual(produced.slice(k));
+      expect(replayed.outcome()).toEqual(live.engine.outcome());
+    }
+  });
+
+  it('gives a replayed engine the same outcome and transcript as the live one', () => {
+    const live = start();
+    const entries = [...live.journal, ...inputs.flatMap((input) => input(live.engine))];
+    const replayed = TurnEngine.replay(JSON.parse(JSON.stringify(entries)) as JournalEntry[]);
+    expect(replayed.outcome()).toEqual(live.engine.outcome());
+    expect(replayed.view.messages).toEqual(live.engine.view.messages);
+  });
+});
+
+describe('TurnEngine resume', () => {
+  it('reruns a retry-safe call that was running and gives a non-retry-safe one an outcome-unknown output', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('a'), read('b'), { id: 'f', name: 'flaky', args: {} }]));
+    expect(startsOf(engine, 1, journal)).toEqual(['a#1', 'b#1', 'f#1']);
+    journal.push(...finish(engine, 'a', ok('A'), 2));
+
+    const resumed = TurnEngine.replay(journal);
+    expect(resumed.onResume()).toEqual([
+      { type: 'tool.attempt_lost', toolCallId: 'b', attempt: 1, rerun: true },
+      { type: 'tool.attempt_lost', toolCallId: 'f', attempt: 1, rerun: false },
+    ]);
+    expect(resumed.onResume()).toEqual([]);
+    expect(startsOf(resumed, 3, [])).toEqual(['b#1']);
+    expect(summary(finish(resumed, 'b', ok('B'), 4))).toEqual([
+      'tool.attempt_finished b',
+      'tool.completed b',
+      'tool.completed f',
+    ]);
+    expect(resumed.view.outputs.map((o) => [o.toolCallId, o.output.status, o.output.errorType])).toEqual([
+      ['a', 'ok', undefined],
+      ['b', 'ok', undefined],
+      ['f', 'interrupted', 'outcome-unknown'],
+    ]);
+  });
+
+  it('ends a halted turn whose retry-safe call was caught running instead of waiting forever', () => {
+    // The wall-time budget runs out while `slow` is still running; the host dies before it finishes.
+    const { engine, journal } = start({ budget: { maxWallTimeMs: 1_000 } });
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('slow'), read('fast')]));
+    startsOf(engine, 1, journal);
+    journal.push(...finish(engine, 'fast', ok('F'), 2_000));
+    expect(engine.view.halt?.reason).toBe('budget_exhausted');
+
+    const resumed = TurnEngine.replay(journal);
+    resumed.onResume();
+    const step = resumed.next(3_000);
+    expect(step.op.kind).toBe('finished');
+    expect(resumed.outcome()).toMatchObject({
+      status: 'budget_exhausted',
+      outputs: [
+        { toolCallId: 'slow', status: 'interrupted' },
+        { toolCallId: 'fast', status: 'ok' },
+      ],
+    });
+  });
+});
+
+describe('TurnEngine approvals', () => {
+  it('does not start a running call a second time when an approval arrives for it', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [read('a')]));
+    expect(startsOf(engine, 1, journal)).toEqual(['a#1']);
+
+    engine.onApproval({ toolCallId: 'a', approved: true });
+    const step = engine.next(2);
+    expect(step.op.kind).toBe('wait');
+    expect(engine.runningCalls()).toEqual(['a']);
+  });
+});

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { LoopDetector } from '../detection/loop-detector';
+import { attemptResultSchema } from '../schema/attempt-result';
+import { messageSchema } from '../schema/messages';
+import { preparedCallSchema } from '../schema/prepared-call';
+import { toolOutputSchema } from '../schema/tool-output';
+import { turnConfigSchema } from '../schema/turn-config';
+import { haltReasonSchema, turnStatusSchema } from '../schema/turn-status';
+import { usageSchema } from '../schema/usage';
+import type { BatchState, TurnState } from './turn-state';
+
+/**
+ * A turn's state as plain data, to carry it into a new run (continue-as-new). It is a cache of the
+ * fold of the journal, never the authority; it carries a schema version, and old versions must
+ * keep decoding (see test/fixtures/snapshots).
+ */
+export const turnSnapshotVersion = 1;
+
+const halt = z.object({ reason: haltReasonSchema, detail: z.string() });
+const callSnapshotSchema = z.object({
+  call: preparedCallSchema,
+  position: z.number().int(),
+  wave: z.number().int(),
+  phase: z.enum(['pending', 'awaiting-approval', 'running', 'retry-wait', 'done']),
+  attempts: z.array(
+    z.object({
+      attempt: z.number().int(),
+      startedAt: z.number(),
+      finishedAt: z.number().optional(),
+      durationMs: z.number().optional(),
+      result: attemptResultSchema.optional(),
+    }),
+  ),
+  nextAttempt: z.number().int(),
+  retryAt: z.number().optional(),
+  approval: z.object({ approved: z.boolean(), reason: z.string().optional() }).optional(),
+  approvalReason: z.string().optional(),
+  final: toolOutputSchema.optional(),
+  launched: z.boolean(),
+  recorded: z.boolean(),
+});
+
+export const turnSnapshotSchema = z.object({
+  schemaVersion: z.literal(turnSnapshotVersion),
+  turnId: z.string(),
+  config: turnConfigSchema,
+  messages: z.array(messageSchema),
+  inputLength: z.number().int(),
+  responseIndex: z.number().int(),
+  modelInFlight: z.boolean(),
+  modelDone: z.boolean(),
+  batch: z
+    .object({
+      responseIndex: z.number().int(),
+      calls: z.array(callSnapshotSchema),
+      recordedCount: z.number().int(),
+    })
+    .optional(),
+  spent: z.object({
+    modelResponses: z.number().int(),
+    toolCalls: z.number().int(),
+    usage: usageSchema,
+    startedAt: z.number(),
+  }),
+  halt: halt.optional(),
+  pendingHalt: halt.optional(),
+  finished: z.object({ status: turnStatusSchema, reason: z.string().optional() }).optional(),
+  outputs: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema })),
+  callIds: z.array(z.string()),
+  detector: z.object({ counts: z.array(z.tuple([z.string(), z.number()])), history: z.array(z.string()) }),
+});
+export type TurnSnapshot = z.infer<typeof turnSnapshotSchema>;
+
+export function snapshotOf(state: TurnState): TurnSnapshot {
+  const { batch, callIds, detector, ...rest } = state;
+  return {
+    ...structuredCloneJson(rest),
+    schemaVersion: turnSnapshotVersion,
+    ...(batch
+      ? {
+          batch: {
+            responseIndex: batch.responseIndex,
+            calls: structuredCloneJson(batch.calls),
+            recordedCount: batch.recordedCount,
+          },
+        }
+      : {}),
+    callIds: [...callIds],
+    detector: detector.save(),
+  } as TurnSnapshot;
+}
+
+export function stateFromSnapshot(raw: unknown): TurnState {
+  const parsed = turnSnapshotSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(
+      `cannot restore turn state: ${parsed.error.issues
+        .slice(0, 3)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
+  const { schemaVersion: _version, batch, callIds, detector, ...rest } = parsed.data;
+  const restoredBatch: BatchState | undefined = batch
+    ? { ...batch, byId: new Map(batch.calls.map((c) => [c.call.toolCallId, c])) }
+    : undefined;
+  return {
+    ...rest,
+    ...(restoredBatch ? { batch: restoredBatch } : {}),
+    callIds: new Set(callIds),
+    detector: LoopDetector.restore(rest.config.detection, detector),
+  } as TurnState;
+}
+
+/** A deep copy through JSON: the snapshot must be plain data (it crosses a payload boundary). */
+function structuredCloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const repoRoot = resolve(__dirname, '../..');
+const crashChild = join(__dirname, 'crash-child.ts');
+
+export interface CrashChild {
+  /** The pid of the process running the turn, once it printed READY. */
+  ready: Promise<number>;
+  /** Resolves when the spawned process tree has exited. */
+  exited: Promise<void>;
+  stderr(): string;
+  /** SIGKILLs the process group this test started (cleanup when something went wrong). */
+  killGroup(): void;
+}
+
+/**
+ * Starts crash-child.ts with `npx tsx` in its own process group. `npx` and `tsx` each sit between
+ * us and the host, so the host reports its own pid in `READY <pid>` for the test to SIGKILL.
+ */
+export function startCrashChild({
+  path,
+  ledger,
+  turnId,
+  readyTimeoutMs = 45_000,
+}: {
+  path: string;
+  ledger: string;
+  turnId: string;
+  readyTimeoutMs?: number;
+}): CrashChild {
+  const child: ChildProcess = spawn('npx', ['tsx', crashChild, path, ledger, turnId], {
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<void>((done) => child.once('close', () => done()));
+  const ready = new Promise<number>((done, fail) => {
+    const timer = setTimeout(
+      () => fail(new Error(`crash child did not print READY in ${readyTimeoutMs} ms: ${stderr}`)),
+      readyTimeoutMs,
+    );
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const match = /^READY (\d+)$/.exec(line);
+      if (!match) return;
+      clearTimeout(timer);
+      done(Number(match[1]));
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`crash child exited (${code}) before READY: ${stderr}`));
+    });
+  });
+  return {
+    ready,
+    exited,
+    stderr: () => stderr,
+    killGroup: () => {
+      if (child.pid === undefined || child.exitCode !== null) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+    },
+  };
+}
