@@ -38,6 +38,10 @@ export const turnWorkflowInputSchema = z.object({
     .int()
     .positive()
     .default(256 * 1024),
+  /** Set by the workflow itself at continue-as-new: the turn so far (see carried-turn.ts). */
+  carried: z.string().optional(),
+  /** How many runs this turn has had (1 for the first). */
+  run: z.number().int().positive().default(1),
 });
 export type TurnWorkflowInput = z.infer<typeof turnWorkflowInputSchema>;
 export type TurnWorkflowInputArgs = z.input<typeof turnWorkflowInputSchema>;

@@ -1,8 +1,10 @@
 import {
   ActivityCancellationType,
   ActivityFailure,
+  allHandlersFinished,
   CancellationScope,
   condition,
+  continueAsNew,
   isCancellation,
   proxyActivities,
   setHandler,
@@ -23,6 +25,7 @@ import {
   type TurnResult,
   turnStateView,
 } from '../core';
+import { packCarried, unpackCarried } from './carried-turn';
 import {
   type Approval,
   approvalSchema,
@@ -51,18 +54,24 @@ interface Completion {
 export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnResult> {
   const input = turnWorkflowInputSchema.parse(rawInput);
   const { timing } = input;
-  const entries: TranscriptEvent[] = [];
-  const started = TurnEngine.start({
-    turnId: input.turnId,
-    input: input.input,
-    config: input.config,
-    now: Date.now(),
-  });
-  const engine = started.engine;
+  // A run after continue-as-new picks up the turn where the previous run left it.
+  const carried = input.carried ? unpackCarried(input.carried) : undefined;
+  const entries: TranscriptEvent[] = carried ? carried.events : [];
   const record = (produced: readonly JournalEntry[]) => {
     for (const entry of produced) if (isTranscriptEvent(entry)) entries.push(entry);
   };
-  record(started.entries);
+  let engine: TurnEngine;
+  if (carried) engine = TurnEngine.restore(carried.snapshot);
+  else {
+    const started = TurnEngine.start({
+      turnId: input.turnId,
+      input: input.input,
+      config: input.config,
+      now: Date.now(),
+    });
+    engine = started.engine;
+    record(started.entries);
+  }
 
   const completions: Completion[] = [];
   const decisions: Approval[] = [];
@@ -183,10 +192,29 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
     upsertSearchAttributes([{ key: waitingForApprovalKey, value: waiting }]);
   };
 
+  const fold = () => {
+    for (const c of completions.splice(0)) record(engine.onToolAttemptFinished({ ...c, now: Date.now() }));
+    for (const d of decisions.splice(0)) record(engine.onApproval(d));
+  };
+
   try {
     for (;;) {
-      for (const c of completions.splice(0)) record(engine.onToolAttemptFinished({ ...c, now: Date.now() }));
-      for (const d of decisions.splice(0)) record(engine.onApproval(d));
+      fold();
+      if (!engine.finished && continueAsNewDue(input)) {
+        // Drain first: nothing new starts, running attempts finish and are folded in, so the
+        // next run starts from a state with nothing in flight.
+        if (running.size > 0) {
+          await condition(() => completions.length > 0 || running.size === 0);
+          continue;
+        }
+        await condition(allHandlersFinished);
+        fold();
+        await continueAsNew<typeof turnWorkflow>({
+          ...input,
+          run: input.run + 1,
+          carried: packCarried({ snapshot: engine.snapshot(), events: entries }),
+        });
+      }
       const step = engine.next(Date.now());
       record(step.entries);
       const op = step.op;
@@ -239,6 +267,11 @@ function lostAttempt(error: unknown, retrySafe: boolean): AttemptResult {
     retryable: false,
     resultHash: `activity-failed:${message}`,
   };
+}
+
+function continueAsNewDue(input: TurnWorkflowInput): boolean {
+  const info = workflowInfo();
+  return info.continueAsNewSuggested || info.historyLength >= input.continueAsNewAfterEvents;
 }
 
 function failureMessage(error: unknown): string {

@@ -1,0 +1,103 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { transcriptProblems } from 'durable-turns';
+import { sleep, uniqueTurnId } from '../conformance/support';
+import { testTemporal } from '../support/temporal-env';
+import { TemporalKit } from './support/kit';
+
+const kit = new TemporalKit();
+beforeAll(() => kit.open());
+afterAll(() => kit.close());
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) killGroup(child);
+});
+
+/** npx and tsx each add a process: kill the whole group, as a machine crash would. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function startWorkerProcess(taskQueue: string, ledger: string): Promise<ChildProcess> {
+  const { address, namespace } = testTemporal();
+  const child = spawn(
+    'npx',
+    ['tsx', path.join(__dirname, 'support/crash-worker.ts'), address, namespace, taskQueue, ledger],
+    {
+      cwd: path.join(__dirname, '../..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
+  children.push(child);
+  let stderr = '';
+  child.stderr?.on('data', (d) => {
+    stderr += String(d);
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (d) => {
+      if (String(d).includes('WORKER READY')) resolve(child);
+    });
+    child.on('exit', (code) =>
+      reject(new Error(`worker process exited (${code}) before it was ready: ${stderr}`)),
+    );
+  });
+}
+
+function ledgerCounts(ledger: string): Map<string, { count: number; keys: Set<string> }> {
+  const counts = new Map<string, { count: number; keys: Set<string> }>();
+  if (!existsSync(ledger)) return counts;
+  for (const line of readFileSync(ledger, 'utf8').split('\n').filter(Boolean)) {
+    const [key, id] = line.split(' ') as [string, string];
+    const entry = counts.get(id) ?? { count: 0, keys: new Set() };
+    entry.count += 1;
+    entry.keys.add(key);
+    counts.set(id, entry);
+  }
+  return counts;
+}
+
+describe('crash recovery', () => {
+  test('a worker process killed mid-wave: another finishes the turn; completed calls are not re-run, retry-safe ones re-run with the same key, the others get interrupted', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-'));
+    const ledger = path.join(dir, 'ledger.txt');
+    const taskQueue = kit.taskQueue('crash');
+    const first = await startWorkerProcess(taskQueue, ledger);
+    const turnId = uniqueTurnId('crash');
+    const turn = await kit
+      .client(taskQueue)
+      .start({ turnId, input: 'go', model: 'crash-script', timing: { heartbeatTimeoutMs: 2_000 } });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const counts = ledgerCounts(ledger);
+      if (counts.has('slow_safe') && counts.has('slow_unsafe') && counts.has('fast1') && counts.has('fast2'))
+        break;
+      await sleep(50);
+    }
+    await sleep(300); // let the fast calls' completions reach the server
+    killGroup(first);
+    await startWorkerProcess(taskQueue, ledger);
+    const result = await turn.result();
+
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('recovered');
+    const counts = ledgerCounts(ledger);
+    expect(counts.get('fast1')?.count).toBe(1);
+    expect(counts.get('fast2')?.count).toBe(1);
+    expect(counts.get('slow_safe')?.count).toBe(2);
+    expect([...(counts.get('slow_safe')?.keys ?? [])]).toEqual([`${turnId}/slow_safe`]);
+    expect(counts.get('slow_unsafe')?.count).toBe(1);
+    const byId = new Map(result.outputs.map((o) => [o.toolCallId, o]));
+    expect(byId.get('slow_safe')).toMatchObject({ status: 'ok' });
+    expect(byId.get('slow_unsafe')).toMatchObject({ status: 'interrupted', errorType: 'outcome-unknown' });
+    expect(String(byId.get('slow_unsafe')?.content)).toMatch(/outcome unknown; not retried/);
+    expect(transcriptProblems(result.transcript)).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * A worker process for the crash tests: `tsx crash-worker.ts <address> <namespace> <taskQueue> <ledger>`.
+ * Every tool appends `<idempotencyKey> <toolCallId>` to the ledger as it begins its side effect,
+ * so the test can count how often each call really ran, across processes.
+ */
+import { appendFileSync } from 'node:fs';
+import { NativeConnection } from '@temporalio/worker';
+import { defineTool } from 'durable-turns';
+import { createTurnWorker } from 'durable-turns/worker';
+import { z } from 'zod';
+import { crashScript } from './crash-script';
+
+const [address, namespace, taskQueue, ledger] = process.argv.slice(2) as [string, string, string, string];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const effect = (name: string, retrySafe: boolean) =>
+  defineTool({
+    name,
+    description: `${name} (retry-safe: ${retrySafe})`,
+    input: z.object({ ms: z.number() }),
+    concurrencySafe: true,
+    retrySafe,
+    execute: async ({ ms }, ctx) => {
+      appendFileSync(ledger, `${ctx.idempotencyKey} ${ctx.toolCallId}\n`);
+      const end = Date.now() + ms;
+      while (Date.now() < end) {
+        ctx.heartbeat();
+        await sleep(50);
+      }
+      return `${ctx.toolCallId} done`;
+    },
+  });
+
+async function main() {
+  const connection = await NativeConnection.connect({ address });
+  const worker = await createTurnWorker({
+    connection,
+    namespace,
+    taskQueue,
+    tools: [effect('safe_effect', true), effect('unsafe_effect', false)],
+    models: [crashScript()],
+  });
+  process.stdout.write('WORKER READY\n');
+  await worker.run();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
