@@ -1,0 +1,49 @@
+/**
+ * In-process benchmark: per-call dispatch overhead of `InProcessExecutor`, and the same scripted
+ * turn on our executor, the Vercel AI SDK and the OpenAI Agents SDK. Prints one JSON object to
+ * stdout (progress goes to stderr) and writes it to bench/results/in-process.json.
+ *
+ *   npx tsx bench/in-process.ts            (BENCH_QUICK=1 for a fast smoke run)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { measureDispatchOverhead } from './dispatch-overhead';
+import { round } from './measure';
+import { measureSameTurnOnPeers } from './same-turn-on-peers';
+
+const quick = process.env.BENCH_QUICK === '1';
+const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const loadBefore = loadavg()[0] ?? 0;
+  const dispatch = await measureDispatchOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 21, log });
+  const peers = await measureSameTurnOnPeers({ warmup: quick ? 3 : 50, runs: quick ? 5 : 200, log });
+  const report = {
+    machine: {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      /** 1-minute load average before and after: other work on the machine widens the spread. */
+      loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? 0, 2) },
+    },
+    method:
+      'median of interleaved runs after warm-up; a minor GC before each run; setup (executor, model, agent) and verification untimed; tools defined once per framework',
+    dispatch,
+    peers,
+    benchDurationMs: round(performance.now() - started, 0),
+  };
+  const json = JSON.stringify(report, null, 2);
+  const dir = join(__dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'in-process.json'), `${json}\n`);
+  process.stdout.write(`${json}\n`);
+  log(`done in ${(report.benchDurationMs / 1000).toFixed(1)} s; written to ${join(dir, 'in-process.json')}`);
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
