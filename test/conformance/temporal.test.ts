@@ -57,9 +57,10 @@ const onTemporal: ConformanceHarness = {
     const result = turn.result().finally(() => {
       done = true;
     });
+    let approving: Promise<void> = Promise.resolve();
     if (spec.approver) {
       const approver = spec.approver;
-      void (async () => {
+      approving = (async () => {
         const decided = new Set<string>();
         while (!done) {
           const state = await turn.state().catch(() => undefined);
@@ -77,6 +78,8 @@ const onTemporal: ConformanceHarness = {
     }
     return {
       result: result.finally(async () => {
+        // The approver's last query must finish before the worker and connections go away.
+        await approving;
         worker.shutdown();
         await running;
       }),
