@@ -4,6 +4,8 @@ import {
   buildModelResponse,
   ModelError,
   type ModelRequest,
+  type PreparedCall,
+  prepareCall,
   retryPolicySchema,
   runToolAttempt,
   type ToolStart,
@@ -73,6 +75,20 @@ export async function driveTurn({
     running.set(key, { controller, done });
   };
 
+  const fold = async () => {
+    for (const c of completions.splice(0))
+      await writer.append(engine.onToolAttemptFinished({ ...c, now: timers.now() }));
+  };
+  // A call complete in the stream is accepted at once and starts if dispatch allows it
+  // (parallel mode, concurrency-safe, in the current wave); the others wait for the end.
+  const startMidStream = async (call: PreparedCall) => {
+    await fold();
+    await writer.append(engine.onCallStreamed({ responseIndex: engine.view.responseIndex, call }));
+    const { entries, starts } = engine.streamStarts(timers.now());
+    await writer.append(entries);
+    for (const start of starts) launch(start);
+  };
+
   try {
     for (;;) {
       if (signal?.aborted && !cancelled) {
@@ -80,8 +96,7 @@ export async function driveTurn({
         await writer.append(engine.onCancel({ reason: reasonOf(signal) }));
         for (const task of running.values()) task.controller.abort(signal.reason);
       }
-      for (const c of completions.splice(0))
-        await writer.append(engine.onToolAttemptFinished({ ...c, now: timers.now() }));
+      await fold();
       for (const d of decisions.splice(0)) await writer.append(engine.onApproval(d));
 
       const step = engine.next(timers.now());
@@ -92,7 +107,7 @@ export async function driveTurn({
           await Promise.all([...running.values()].map((t) => t.done));
           return { ...op.outcome, events: writer.transcriptEvents() };
         case 'call-model':
-          await writer.append(await callModel({ engine, host, op, signal }));
+          await writer.append(await callModel({ engine, host, op, signal, onToolCall: startMidStream }));
           break;
         case 'run-tools':
           for (const start of op.starts) launch(start);
@@ -147,12 +162,16 @@ async function callModel({
   host,
   op,
   signal,
+  onToolCall,
 }: {
   engine: TurnEngine;
   host: TurnHost;
   op: Extract<TurnOperation, { kind: 'call-model' }>;
   signal?: AbortSignal;
+  /** Called with each tool call complete in the stream, before the response ends. */
+  onToolCall?: (call: PreparedCall) => Promise<void>;
 }) {
+  const priorCallIds = new Set(engine.view.callIds);
   const policy = retryPolicySchema.parse(host.modelRetry);
   const request: ModelRequest = {
     turnId: engine.turnId,
@@ -164,16 +183,31 @@ async function callModel({
   };
   for (let attempt = 1; ; attempt++) {
     try {
+      const streamed = new Set(priorCallIds);
+      let position = 0;
       const { collected, broken } = await streamResponse({
         model: host.model,
         request,
         observers: host.observers,
+        onPart: async (part) => {
+          if (part.type !== 'tool-call' || !onToolCall) return;
+          const call = prepareCall({
+            registry: host.registry,
+            raw: part,
+            position,
+            responseIndex: op.responseIndex,
+            usedIds: streamed,
+          });
+          position += 1;
+          streamed.add(call.toolCallId);
+          await onToolCall(call);
+        },
       });
       const response = buildModelResponse({
         collected,
         registry: host.registry,
         responseIndex: op.responseIndex,
-        priorCallIds: engine.view.callIds,
+        priorCallIds,
         ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
       });
       return engine.onModelResponded(response);

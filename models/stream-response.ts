@@ -23,7 +23,7 @@ export async function streamResponse({
   model: TurnModel;
   request: ModelRequest;
   observers?: readonly TurnObserver[];
-  onPart?: (part: Parameters<ResponseCollector['add']>[0]) => void;
+  onPart?: (part: Parameters<ResponseCollector['add']>[0]) => unknown;
 }): Promise<{ collected: CollectedResponse; broken?: ModelError }> {
   const collector = new ResponseCollector();
   let received = 0;
@@ -31,7 +31,7 @@ export async function streamResponse({
     for await (const part of model.stream(request)) {
       received += 1;
       collector.add(part);
-      onPart?.(part);
+      await onPart?.(part);
       if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
         notifyObservers(observers, 'onModelDelta', {
           turnId: request.turnId,

@@ -1,12 +1,13 @@
 import { LoopDetector } from '../detection/loop-detector';
 import { planWaves } from '../dispatch/plan-waves';
 import type { JournalEntry } from '../schema/journal-entry';
+import type { PreparedCall } from '../schema/prepared-call';
 import type { ToolOutput } from '../schema/tool-output';
 import { turnConfigSchema } from '../schema/turn-config';
 import type { HaltReason } from '../schema/turn-status';
 import { addUsage } from '../schema/usage';
 import { retryDelay } from '../tools/retry-decision';
-import { type CallState, initialState, type TurnState } from './turn-state';
+import { type BatchState, type CallState, initialState, type TurnState } from './turn-state';
 
 /**
  * The reducer: folds one journal entry into the state. Replaying a journal through it rebuilds a
@@ -30,6 +31,8 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       return state;
     case 'model.responded':
       return applyResponse(state, entry);
+    case 'model.call_accepted':
+      return applyAccepted(state, entry);
     case 'tool.attempt_started': {
       const call = callOf(state, entry.toolCallId);
       if (call.phase === 'done') return state;
@@ -98,13 +101,47 @@ function applyResponse(
   state.spent.usage = addUsage(state.spent.usage, entry.usage);
   state.responseIndex = entry.responseIndex + 1;
   state.modelDone = entry.calls.length === 0;
-  if (entry.calls.length === 0) {
+  const streamed = streamingBatch(state, entry.responseIndex);
+  if (entry.calls.length === 0 && !streamed) {
     state.batch = undefined;
     return state;
   }
-  const waves = planWaves(entry.calls, state.config.dispatch.mode);
-  const calls: CallState[] = entry.calls.map((call, position) => ({
-    call,
+  // Calls accepted while the response streamed are already in the batch (some may be running);
+  // the response lists them first, in the same order, and adds any that were not accepted yet.
+  const batch = streamed ?? openBatch(state, entry.responseIndex);
+  for (const call of entry.calls.slice(batch.calls.length)) addCall(state, batch, call);
+  batch.streamOpen = false;
+  return state;
+}
+
+/** A call complete in a still-streaming response joins the batch (and may start at once). */
+function applyAccepted(
+  state: TurnState,
+  entry: Extract<JournalEntry, { type: 'model.call_accepted' }>,
+): TurnState {
+  const batch = streamingBatch(state, entry.responseIndex) ?? openBatch(state, entry.responseIndex);
+  if (batch.byId.has(entry.call.toolCallId)) return state;
+  addCall(state, batch, entry.call);
+  return state;
+}
+
+function streamingBatch(state: TurnState, responseIndex: number): BatchState | undefined {
+  const batch = state.batch;
+  return batch?.streamOpen && batch.responseIndex === responseIndex ? batch : undefined;
+}
+
+function openBatch(state: TurnState, responseIndex: number): BatchState {
+  const batch: BatchState = { responseIndex, calls: [], byId: new Map(), recordedCount: 0, streamOpen: true };
+  state.batch = batch;
+  return batch;
+}
+
+function addCall(state: TurnState, batch: BatchState, prepared: PreparedCall): void {
+  const position = batch.calls.length;
+  // Waves are contiguous, so planning the longer prefix leaves the earlier calls' waves as they were.
+  const waves = planWaves([...batch.calls.map((c) => c.call), prepared], state.config.dispatch.mode);
+  const call: CallState = {
+    call: prepared,
     position,
     wave: waves[position] ?? position,
     phase: 'pending',
@@ -112,26 +149,25 @@ function applyResponse(
     nextAttempt: 1,
     launched: false,
     recorded: false,
-  }));
-  for (const call of calls) state.callIds.add(call.call.toolCallId);
-  state.batch = {
-    responseIndex: entry.responseIndex,
-    calls,
-    byId: new Map(calls.map((c) => [c.call.toolCallId, c])),
-    recordedCount: 0,
   };
-  for (const call of calls) {
-    if (call.call.rejection) {
-      decide(call, {
-        status: 'error',
-        content: call.call.rejection.message,
-        attempts: 0,
-        errorType: call.call.rejection.errorType,
-      });
-    }
+  batch.calls.push(call);
+  batch.byId.set(prepared.toolCallId, call);
+  state.callIds.add(prepared.toolCallId);
+  if (prepared.rejection) {
+    decide(call, {
+      status: 'error',
+      content: prepared.rejection.message,
+      attempts: 0,
+      errorType: prepared.rejection.errorType,
+    });
+  } else if (state.halt) {
+    decide(call, {
+      status: 'interrupted',
+      content: `not completed: ${state.halt.detail}`,
+      attempts: 0,
+      errorType: state.halt.reason,
+    });
   }
-  if (state.halt) applyHalt(state, state.halt.reason, state.halt.detail);
-  return state;
 }
 
 function applyAttemptFinished(

@@ -25,19 +25,30 @@ export function planLaunches({
   dispatch: DispatchConfig;
   now: number;
 }): LaunchPlan {
-  const limit =
-    dispatch.mode === 'sequential' ? 1 : Math.max(1, Math.min(dispatch.maxConcurrency, batch.calls.length));
-  let busy = batch.calls.filter((c) => c.phase === 'running').length;
-  const open = batch.calls.filter((c) => c.phase !== 'done');
-  if (open.length === 0) return { starts: [], approvals: [] };
-  const wave = Math.min(...open.map((c) => c.wave));
   const plan: LaunchPlan = { starts: [], approvals: [] };
-  for (const call of open) {
-    if (call.wave !== wave) continue;
+  // While the response streams, only safe calls may start, and only in parallel mode: an unsafe
+  // call waits for the end of the stream (and is a barrier for everything after it).
+  if (batch.streamOpen && dispatch.mode !== 'parallel') return plan;
+  const limit = dispatch.mode === 'sequential' ? 1 : Math.max(1, dispatch.maxConcurrency);
+  // Calls before the first undecided one are done for good, so the scan can start there.
+  let first = batch.scanFrom ?? 0;
+  while (first < batch.calls.length && batch.calls[first]?.phase === 'done') first += 1;
+  batch.scanFrom = first;
+  const head = batch.calls[first];
+  if (!head) return plan;
+  const wave = head.wave;
+  // Waves run in order, so every running call belongs to the current wave.
+  const current: CallState[] = [];
+  for (let i = first; i < batch.calls.length && batch.calls[i]?.wave === wave; i++)
+    current.push(batch.calls[i] as CallState);
+  let busy = current.filter((c) => c.phase === 'running').length;
+  for (const call of current) {
+    if (call.phase === 'done') continue;
     if (needsApproval(call)) {
       plan.approvals.push(call);
       continue;
     }
+    if (batch.streamOpen && !call.call.policy.concurrencySafe) continue;
     const ready = call.phase === 'pending' || (call.phase === 'retry-wait' && (call.retryAt ?? 0) <= now);
     if (ready && busy < limit) {
       plan.starts.push(call);

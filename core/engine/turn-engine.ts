@@ -25,10 +25,10 @@ import type { PreparedCall } from '../schema/prepared-call';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
-import { needsApproval, planLaunches } from './plan-launches';
+import { type LaunchPlan, needsApproval, planLaunches } from './plan-launches';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
-import { batchOpen, type CallState, type TurnState } from './turn-state';
+import { type BatchState, batchOpen, type CallState, type TurnState } from './turn-state';
 
 export interface ToolStart {
   call: PreparedCall;
@@ -131,35 +131,17 @@ export class TurnEngine {
     this.settle(entries);
     if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
 
+    if (this.state.batch?.streamOpen) {
+      throw new Error(
+        `turn ${this.state.turnId}: response ${this.state.batch.responseIndex} is still streaming; feed onModelResponded first`,
+      );
+    }
     if (batchOpen(this.state)) {
       const batch = this.state.batch;
       const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
       if (blocked && !this.state.halt)
         commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked });
-      const plan = this.state.halt
-        ? { starts: [], approvals: [] }
-        : planLaunches({ batch, dispatch: this.state.config.dispatch, now });
-      const starts: ToolStart[] = [];
-      for (const call of plan.starts) {
-        const overBudget = call.launched
-          ? undefined
-          : toolCallBlocked(this.state.config.budget, this.state.spent);
-        if (overBudget) {
-          commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: overBudget });
-          break;
-        }
-        commit({
-          type: 'tool.attempt_started',
-          toolCallId: call.call.toolCallId,
-          attempt: call.nextAttempt,
-          at: now,
-        });
-        starts.push({
-          call: call.call,
-          attempt: call.nextAttempt,
-          approved: call.approval?.approved === true,
-        });
-      }
+      const { plan, starts } = this.launch(batch, now, entries);
       this.settle(entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
       if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
@@ -188,6 +170,33 @@ export class TurnEngine {
     return { entries, op: this.modelOp() };
   }
 
+  /**
+   * A tool call whose arguments are complete while the response still streams. It joins the batch
+   * at once; `streamStarts` says whether it may start before the response ends.
+   */
+  onCallStreamed({ responseIndex, call }: { responseIndex: number; call: PreparedCall }): JournalEntry[] {
+    if (this.state.finished || !this.state.modelInFlight || responseIndex !== this.state.responseIndex)
+      return [];
+    if (this.state.batch?.streamOpen && this.state.batch.byId.has(call.toolCallId)) return [];
+    return this.transition({ type: 'model.call_accepted', responseIndex, call });
+  }
+
+  /**
+   * Calls that may start while the response is still streaming: in parallel mode, concurrency-safe
+   * calls of the current wave (an unsafe call, and everything after it, waits for the end).
+   */
+  streamStarts(now: number): { entries: JournalEntry[]; starts: ToolStart[] } {
+    const entries: JournalEntry[] = [];
+    const batch = this.state.batch;
+    if (this.state.finished || this.state.halt || !batch?.streamOpen) return { entries, starts: [] };
+    const { starts } = this.launch(batch, now, entries);
+    return { entries, starts };
+  }
+
+  /**
+   * The response is complete (or as complete as it will get: a broken stream gives a partial one).
+   * Calls accepted while it streamed stand as they were; the response adds only calls after them.
+   */
   onModelResponded(response: ModelResponse): JournalEntry[] {
     if (
       this.state.finished ||
@@ -195,12 +204,18 @@ export class TurnEngine {
       response.responseIndex !== this.state.responseIndex
     )
       return [];
-    return this.transition({ type: 'model.responded', ...response });
+    return this.transition({ type: 'model.responded', ...this.withAcceptedCalls(response) });
   }
 
-  /** The model request failed for good (the host's own retries are spent): the turn fails. */
+  /**
+   * The model request failed for good (the host's own retries are spent): the turn fails — unless
+   * calls were already accepted from its stream; they stand, and the turn carries on from them.
+   */
   onModelFailed({ responseIndex, error }: { responseIndex: number; error: string }): JournalEntry[] {
     if (this.state.finished || responseIndex !== this.state.responseIndex) return [];
+    if (this.state.batch?.streamOpen && this.state.batch.calls.length > 0) {
+      return this.onModelResponded(this.partialResponse(`the response stream broke: ${error}`));
+    }
     return this.transition({
       type: 'turn.finished',
       status: 'failed',
@@ -262,6 +277,18 @@ export class TurnEngine {
   /** Cancels the turn: every call without an output gets an interrupted one; completed ones stay. */
   onCancel({ reason }: { reason?: string } = {}): JournalEntry[] {
     if (this.state.finished || this.state.halt?.reason === 'cancelled') return [];
+    if (this.state.batch?.streamOpen) {
+      // Accepted calls need their assistant message before their (interrupted) outputs.
+      const entries = this.onModelResponded(this.partialResponse('cancelled while streaming'));
+      return [
+        ...entries,
+        ...this.transition({
+          type: 'turn.halted',
+          reason: 'cancelled',
+          detail: reason ?? 'the turn was cancelled',
+        }),
+      ];
+    }
     return this.transition({
       type: 'turn.halted',
       reason: 'cancelled',
@@ -276,6 +303,13 @@ export class TurnEngine {
    */
   onResume(): JournalEntry[] {
     const entries: JournalEntry[] = [];
+    if (this.state.batch?.streamOpen) {
+      // The host died mid-stream. Asking again could bring a different set of calls: the accepted
+      // ones stand, as a partial response, and the turn carries on from them.
+      entries.push(
+        ...this.onModelResponded(this.partialResponse('the host was lost while the response streamed')),
+      );
+    }
     for (const call of this.state.batch?.calls ?? []) {
       if (call.phase !== 'running') continue;
       const attempt = call.attempts.find((a) => !a.result)?.attempt ?? call.nextAttempt;
@@ -290,6 +324,73 @@ export class TurnEngine {
   /** Calls currently running (for hosts that must abort them on cancel). */
   runningCalls(): string[] {
     return (this.state.batch?.calls ?? []).filter((c) => c.phase === 'running').map((c) => c.call.toolCallId);
+  }
+
+  private launch(
+    batch: BatchState,
+    now: number,
+    entries: JournalEntry[],
+  ): { plan: LaunchPlan; starts: ToolStart[] } {
+    const plan = this.state.halt
+      ? { starts: [], approvals: [] }
+      : planLaunches({ batch, dispatch: this.state.config.dispatch, now });
+    const starts: ToolStart[] = [];
+    for (const call of plan.starts) {
+      const overBudget = call.launched
+        ? undefined
+        : toolCallBlocked(this.state.config.budget, this.state.spent);
+      if (overBudget) {
+        this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: overBudget }, entries);
+        break;
+      }
+      this.commit(
+        {
+          type: 'tool.attempt_started',
+          toolCallId: call.call.toolCallId,
+          attempt: call.nextAttempt,
+          at: now,
+        },
+        entries,
+      );
+      starts.push({ call: call.call, attempt: call.nextAttempt, approved: call.approval?.approved === true });
+    }
+    return { plan, starts };
+  }
+
+  /** The response with the calls accepted from its stream first, exactly as they were accepted. */
+  private withAcceptedCalls(response: ModelResponse): ModelResponse {
+    const batch = this.state.batch;
+    if (!batch?.streamOpen || batch.responseIndex !== response.responseIndex || batch.calls.length === 0)
+      return response;
+    const accepted = batch.calls.map((c) => c.call);
+    const calls = [...accepted, ...response.calls.slice(accepted.length)];
+    const prose = response.message.content.filter((p) => p.type !== 'tool-call');
+    return {
+      ...response,
+      calls,
+      message: {
+        ...response.message,
+        content: [
+          ...prose,
+          ...calls.map((c) => ({
+            type: 'tool-call' as const,
+            toolCallId: c.toolCallId,
+            toolName: c.toolName,
+            input: c.input,
+          })),
+        ],
+      },
+    };
+  }
+
+  private partialResponse(reason: string): ModelResponse {
+    return {
+      responseIndex: this.state.responseIndex,
+      message: { role: 'assistant', content: [], partial: { reason } },
+      calls: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+      finishReason: 'error',
+    };
   }
 
   private modelOp(): TurnOperation {
@@ -329,6 +430,8 @@ export class TurnEngine {
         continue;
       }
       if (batchOpen(state)) {
+        // Outputs are recorded after the response that asked for them, never while it streams.
+        if (state.batch.streamOpen) return;
         const next = state.batch.calls[state.batch.recordedCount];
         if (next?.final) {
           const { notice: _derived, ...output } = next.final;

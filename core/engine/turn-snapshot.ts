@@ -54,6 +54,7 @@ export const turnSnapshotSchema = z.object({
       responseIndex: z.number().int(),
       calls: z.array(callSnapshotSchema),
       recordedCount: z.number().int(),
+      streamOpen: z.boolean().default(false),
     })
     .optional(),
   spent: z.object({
@@ -82,6 +83,7 @@ export function snapshotOf(state: TurnState): TurnSnapshot {
             responseIndex: batch.responseIndex,
             calls: structuredCloneJson(batch.calls),
             recordedCount: batch.recordedCount,
+            streamOpen: batch.streamOpen,
           },
         }
       : {}),

@@ -44,6 +44,10 @@ export interface BatchState {
   byId: Map<string, CallState>;
   /** Outputs are recorded in batch order: calls before this index are recorded. */
   recordedCount: number;
+  /** The response is still streaming: more calls may come, and nothing is recorded before it ends. */
+  streamOpen: boolean;
+  /** Where the launch planner's scan starts (every call before it is done); a cache, not state. */
+  scanFrom?: number;
 }
 
 export interface TurnState {

@@ -36,6 +36,12 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
 export const executionRecordSchema = z.discriminatedUnion('type', [
   /** How this turn is carried out (dispatch mode, budget, detection) and when it began. */
   z.object({ type: z.literal('turn.opened'), at: z.number(), config: turnConfigSchema }),
+  /** A tool call complete in a response that is still streaming: it may start before the response ends. */
+  z.object({
+    type: z.literal('model.call_accepted'),
+    responseIndex: z.number().int().nonnegative(),
+    call: preparedCallSchema,
+  }),
   z.object({
     type: z.literal('tool.attempt_started'),
     toolCallId: z.string(),

@@ -4,6 +4,7 @@ import { detectionCases } from './detection.cases';
 import type { ConformanceHarness } from './harness';
 import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
+import { streamingCases } from './streaming.cases';
 import { waveCases } from './waves.cases';
 
 /** Every semantic case, written once, run against any executor. */
@@ -14,4 +15,5 @@ export function conformanceSuite(harness: ConformanceHarness): void {
   cancellationCases(harness);
   budgetCases(harness);
   detectionCases(harness);
+  streamingCases(harness);
 }

@@ -1,0 +1,142 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3StreamPart,
+  SharedV3ProviderOptions,
+} from '@ai-sdk/provider';
+import type { ModelRequest, ModelStreamPart, TurnModel, Usage } from '../core';
+import { classifyProviderError } from './classify-provider-error';
+import { toLanguageModelPrompt, toLanguageModelTools } from './to-language-model-prompt';
+import { ToolInputTracker } from './tool-input-tracker';
+
+export interface AiSdkModelOptions {
+  /** How the model is named in events, metrics and the dashboard. */
+  name: string;
+  /** Any AI SDK provider model (`openai.chat('gpt-4.1')`, `anthropic('claude-…')`, …). */
+  model: LanguageModelV3;
+  providerOptions?: SharedV3ProviderOptions;
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** Values blanked out of error messages (createModel passes the API key). */
+  secrets?: readonly string[];
+}
+
+/**
+ * Puts an AI SDK provider model behind our `TurnModel` port. One request is one `doStream` call —
+ * no retries here: the host retries (a Temporal activity, the in-process executor) using the
+ * `ModelError` classification. The request's idempotency key goes out as the `Idempotency-Key`
+ * header, so a provider (or proxy) that honours it answers a retried request once.
+ */
+export function aiSdkModel({
+  name,
+  model,
+  providerOptions,
+  maxOutputTokens,
+  temperature,
+  secrets,
+}: AiSdkModelOptions): TurnModel {
+  const provider = model.provider;
+  // Anthropic's Messages API refuses a tool_use whose input is not an object.
+  const objectToolInputs = provider.startsWith('anthropic');
+  return {
+    name,
+    async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+      const classify = (error: unknown) =>
+        classifyProviderError({ error, provider, signal: request.signal, secrets });
+      const options: LanguageModelV3CallOptions = {
+        prompt: toLanguageModelPrompt({ messages: request.messages, objectToolInputs }),
+        ...(request.tools.length > 0 ? { tools: toLanguageModelTools(request.tools) } : {}),
+        abortSignal: request.signal,
+        headers: { 'Idempotency-Key': request.idempotencyKey },
+        ...(providerOptions ? { providerOptions } : {}),
+        ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
+        ...(temperature !== undefined ? { temperature } : {}),
+      };
+      let stream: ReadableStream<LanguageModelV3StreamPart>;
+      try {
+        ({ stream } = await model.doStream(options));
+      } catch (error) {
+        throw classify(error);
+      }
+      const reader = stream.getReader();
+      const tracker = new ToolInputTracker();
+      let done = false;
+      try {
+        while (true) {
+          let next: Awaited<ReturnType<typeof reader.read>>;
+          try {
+            next = await reader.read();
+          } catch (error) {
+            throw classify(error);
+          }
+          if (next.done) {
+            done = true;
+            return;
+          }
+          const part = next.value;
+          if (part.type === 'error') throw classify(part.error);
+          yield* toStreamParts(part, tracker);
+        }
+      } finally {
+        // Stopping early (consumer returned, error) must close the HTTP response, not leave it streaming.
+        if (!done) reader.cancel().catch(() => {});
+        reader.releaseLock();
+      }
+    },
+  };
+}
+
+/**
+ * One AI SDK stream part as ours (none, one, or — for an eagerly completed call — one early).
+ * Starts and ends of text blocks, metadata, sources and files carry nothing we record.
+ */
+function toStreamParts(part: LanguageModelV3StreamPart, tracker: ToolInputTracker): ModelStreamPart[] {
+  switch (part.type) {
+    case 'text-delta':
+    case 'reasoning-delta':
+      return part.delta === '' ? [] : [{ type: part.type, delta: part.delta }];
+    case 'tool-input-start':
+      if (!part.providerExecuted)
+        tracker.start({ id: part.id, toolName: part.toolName, textEncoded: part.inputEncoding === 'text' });
+      return [];
+    case 'tool-input-delta': {
+      const call = tracker.delta(part.id, part.delta);
+      return call ? [{ type: 'tool-call', ...call }] : [];
+    }
+    case 'tool-call':
+      // Provider-executed calls (web search and the like) are the provider's business, not ours to run.
+      if (part.providerExecuted || tracker.alreadyEmitted(part.toolCallId)) return [];
+      return [{ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }];
+    case 'finish':
+      return [
+        { type: 'finish', finishReason: finishReasonOf(part.finishReason), usage: usageOf(part.usage) },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** V3 sends `{ unified, raw }`; older providers sent the string itself. */
+function finishReasonOf(reason: unknown): string {
+  if (typeof reason === 'string') return reason;
+  if (
+    typeof reason === 'object' &&
+    reason !== null &&
+    'unified' in reason &&
+    typeof reason.unified === 'string'
+  )
+    return reason.unified;
+  return 'unknown';
+}
+
+/** V3 usage counts are `{ total, … }` objects; V2 ones were plain numbers. Missing counts are 0. */
+function usageOf(usage: unknown): Usage {
+  const record = typeof usage === 'object' && usage !== null ? (usage as Record<string, unknown>) : {};
+  return { inputTokens: tokenCount(record.inputTokens), outputTokens: tokenCount(record.outputTokens) };
+}
+
+function tokenCount(value: unknown): number {
+  const count =
+    typeof value === 'object' && value !== null && 'total' in value ? value.total : (value as unknown);
+  return typeof count === 'number' && Number.isFinite(count) && count > 0 ? Math.round(count) : 0;
+}

@@ -1,0 +1,128 @@
+import { APICallError } from '@ai-sdk/provider';
+import { ModelError } from '../core';
+import { classifyProviderError, parseRetryAfter } from './classify-provider-error';
+
+function apiError(
+  statusCode: number | undefined,
+  options: { headers?: Record<string, string>; message?: string } = {},
+) {
+  return new APICallError({
+    message: options.message ?? 'provider says no',
+    url: 'http://127.0.0.1/v1/chat/completions',
+    requestBodyValues: {},
+    ...(statusCode !== undefined ? { statusCode } : {}),
+    ...(options.headers ? { responseHeaders: options.headers } : {}),
+  });
+}
+
+const classify = (error: unknown, extra: Partial<Parameters<typeof classifyProviderError>[0]> = {}) =>
+  classifyProviderError({
+    error,
+    provider: 'test.chat',
+    now: () => Date.parse('2025-01-01T00:00:00Z'),
+    ...extra,
+  });
+
+describe('classifyProviderError', () => {
+  it.each([408, 409, 429, 500, 502, 503, 529])('retries HTTP %i', (status) => {
+    expect(classify(apiError(status))).toMatchObject({ retryable: true });
+  });
+
+  it.each([400, 401, 403, 404, 422])(
+    'does not retry HTTP %i and names the status and the provider’s message',
+    (status) => {
+      const error = classify(apiError(status, { message: 'model not found' }));
+      expect(error.retryable).toBe(false);
+      expect(error.message).toContain(`HTTP ${status}`);
+      expect(error.message).toContain('model not found');
+      expect(error.message).toContain('test.chat');
+    },
+  );
+
+  it('says what to check for an authentication failure', () => {
+    expect(classify(apiError(401)).message).toContain('check the API key');
+  });
+
+  it('honours retry-after in seconds, as an HTTP date, and retry-after-ms', () => {
+    expect(classify(apiError(429, { headers: { 'retry-after': '2' } })).retryAfterMs).toBe(2000);
+    expect(
+      classify(apiError(503, { headers: { 'retry-after': 'Wed, 01 Jan 2025 00:00:30 GMT' } })).retryAfterMs,
+    ).toBe(30_000);
+    expect(
+      classify(apiError(429, { headers: { 'retry-after-ms': '1500', 'retry-after': '9' } })).retryAfterMs,
+    ).toBe(1500);
+    expect(classify(apiError(429)).retryAfterMs).toBeUndefined();
+  });
+
+  it('reads retry headers case-insensitively and ignores unreadable ones', () => {
+    expect(parseRetryAfter({ 'Retry-After': '1' })).toBe(1000);
+    expect(parseRetryAfter({ 'retry-after': 'soon' })).toBeUndefined();
+    expect(
+      parseRetryAfter({ 'retry-after': 'Wed, 01 Jan 2020 00:00:00 GMT' }, () => Date.parse('2025-01-01')),
+    ).toBe(0);
+  });
+
+  it('retries a connection that failed before any status', () => {
+    const refused = new APICallError({
+      message: 'Cannot connect to API: connect ECONNREFUSED',
+      url: 'http://127.0.0.1:1',
+      requestBodyValues: {},
+      isRetryable: true,
+    });
+    expect(classify(refused)).toMatchObject({ retryable: true });
+    const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    expect(classify(reset)).toMatchObject({ retryable: true });
+  });
+
+  it('retries a stream that broke after a 200 (the SDK wraps the dropped socket)', () => {
+    const terminated = new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
+    const broke = new APICallError({
+      message: 'Failed to process successful response',
+      url: 'http://127.0.0.1/v1',
+      requestBodyValues: {},
+      statusCode: 200,
+      cause: terminated,
+    });
+    const error = classify(broke);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('response stream broke');
+  });
+
+  it('never retries an abort, even when the provider reports it as something else', () => {
+    const abort = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
+    expect(classify(abort)).toMatchObject({ retryable: false, message: 'test.chat request aborted' });
+    const controller = new AbortController();
+    controller.abort();
+    expect(classify(apiError(500), { signal: controller.signal })).toMatchObject({ retryable: false });
+  });
+
+  it('retries transient in-stream error objects and not other ones', () => {
+    expect(classify({ type: 'overloaded_error', message: 'Overloaded' })).toMatchObject({ retryable: true });
+    expect(classify({ error: { message: 'boom', type: 'server_error' } })).toMatchObject({ retryable: true });
+    const other = classify({ type: 'invalid_request_error', message: 'bad' });
+    expect(other).toMatchObject({ retryable: false });
+    expect(other.message).toContain('bad');
+  });
+
+  it('does not retry anything else, and keeps its message', () => {
+    expect(classify(new Error('schema mismatch'))).toMatchObject({
+      retryable: false,
+      message: 'test.chat error: schema mismatch',
+    });
+  });
+
+  it('passes a ModelError through as it is', () => {
+    const original = new ModelError('already classified', true, 5);
+    expect(classify(original)).toBe(original);
+  });
+
+  it('blanks out secrets and key-shaped tokens from provider text', () => {
+    const message = 'Incorrect API key provided: sk-proj-abcdefghijklmnop. Also my-secret-value';
+    const error = classify(apiError(401, { message }), { secrets: ['my-secret-value'] });
+    expect(error.message).not.toContain('sk-proj-abcdefghijklmnop');
+    expect(error.message).not.toContain('my-secret-value');
+    expect(error.message).toContain('[redacted]');
+  });
+});

@@ -1,0 +1,228 @@
+import { APICallError } from '@ai-sdk/provider';
+import { ModelError } from '../core';
+
+/** Codes Node, undici and Bun put on errors (or their causes) when the connection itself failed. */
+const networkErrorCodes = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ConnectionRefused',
+  'ConnectionClosed',
+  'FailedToOpenSocket',
+]);
+
+/** Error `type`s / `code`s providers send inside a stream when the fault is on their side. */
+const transientStreamErrorKinds = new Set([
+  'overloaded_error',
+  'api_error',
+  'rate_limit_error',
+  'timeout_error',
+  'server_error',
+  'rate_limit_exceeded',
+]);
+
+/** Statuses worth asking again for: timeout, conflict (a request with this idempotency key is in flight), rate limit. */
+const retryableStatuses = new Set([408, 409, 429]);
+
+const statusNames = new Map<number, string>([
+  [400, 'Bad Request'],
+  [401, 'Unauthorized'],
+  [403, 'Forbidden'],
+  [404, 'Not Found'],
+  [408, 'Request Timeout'],
+  [409, 'Conflict'],
+  [413, 'Payload Too Large'],
+  [422, 'Unprocessable Entity'],
+  [429, 'Too Many Requests'],
+  [500, 'Internal Server Error'],
+  [502, 'Bad Gateway'],
+  [503, 'Service Unavailable'],
+  [504, 'Gateway Timeout'],
+  [529, 'Overloaded'],
+]);
+
+const fixHints = new Map<number, string>([
+  [401, 'check the API key'],
+  [403, 'check the API key and its permissions'],
+  [404, 'check the model name and the base URL'],
+]);
+
+/**
+ * Turns whatever a provider call threw (or sent as a stream `error` part) into a `ModelError`:
+ * rate limits, 5xx and dropped connections are retryable (with the server's `retry-after` when it
+ * sent one); other 4xx are not, and say which status and what the provider objected to. An abort is
+ * never retried. Messages never carry request headers, so the API key cannot leak through them;
+ * `secrets` are also blanked out of provider-supplied text, as are `sk-…`-shaped tokens.
+ */
+export function classifyProviderError({
+  error,
+  provider = 'model provider',
+  signal,
+  secrets = [],
+  now = Date.now,
+}: {
+  error: unknown;
+  /** Who answered, for the message (e.g. `openai.chat`). */
+  provider?: string;
+  /** The request's signal: once it fired, any failure is the abort. */
+  signal?: AbortSignal;
+  secrets?: readonly string[];
+  now?: () => number;
+}): ModelError {
+  if (ModelError.isInstance(error)) return error;
+  const clean = (text: string) => redact(text, secrets);
+  if (signal?.aborted || isAbort(error)) return new ModelError(`${provider} request aborted`, false);
+
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    const detail = clean(error.message);
+    if (status === undefined || status < 400) {
+      // No status: the connection failed. A 2xx: the response broke while streaming (the SDK wraps
+      // a dropped socket as "Failed to process successful response", status 200, cause `terminated`).
+      const network = findNetworkError(error);
+      const retryable = error.isRetryable || network !== undefined;
+      const what =
+        status === undefined
+          ? `${provider} request failed: ${detail}${network ? ` (${network})` : ''}`
+          : `${provider} response stream broke: ${network ?? detail}`;
+      return new ModelError(`${what}${retryable ? ' (transient)' : ''}`, retryable);
+    }
+    const label = `HTTP ${status}${statusNames.has(status) ? ` ${statusNames.get(status)}` : ''}`;
+    if (status >= 500 || retryableStatuses.has(status)) {
+      return new ModelError(
+        `${provider} answered ${label}: ${detail}`,
+        true,
+        parseRetryAfter(error.responseHeaders, now),
+      );
+    }
+    const hint = fixHints.get(status) ?? 'fix the request or the model configuration';
+    return new ModelError(
+      `${provider} rejected the request with ${label}: ${detail} (not retried; ${hint})`,
+      false,
+    );
+  }
+
+  if (isTimeout(error)) return new ModelError(`${provider} request timed out`, true);
+  const network = findNetworkError(error);
+  if (network) {
+    return new ModelError(
+      `${provider} connection failed: ${clean(messageOf(error))} (${network}; transient)`,
+      true,
+    );
+  }
+
+  const streamKind = transientStreamErrorKind(error);
+  if (streamKind) {
+    return new ModelError(`${provider} stream error (${streamKind}): ${clean(messageOf(error))}`, true);
+  }
+  return new ModelError(`${provider} error: ${clean(messageOf(error))}`, false);
+}
+
+/**
+ * Milliseconds to wait, from `retry-after-ms` (milliseconds) or `retry-after` (seconds, or an HTTP
+ * date). Undefined when the server did not say or said something unreadable.
+ */
+export function parseRetryAfter(
+  headers: Record<string, string> | undefined,
+  now: () => number = Date.now,
+): number | undefined {
+  if (!headers) return undefined;
+  const header = (name: string) => {
+    for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value.trim();
+    return undefined;
+  };
+  const ms = header('retry-after-ms');
+  if (ms !== undefined && ms !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0)
+    return Math.ceil(Number(ms));
+  const after = header('retry-after');
+  if (after === undefined || after === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(after)) return Math.ceil(Number(after) * 1000);
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now());
+}
+
+function isAbort(error: unknown): boolean {
+  const name = errorLike(error)?.name;
+  return name === 'AbortError' || name === 'ResponseAborted';
+}
+
+function isTimeout(error: unknown): boolean {
+  return errorLike(error)?.name === 'TimeoutError';
+}
+
+/** The network error code somewhere in the cause chain (undici reports a dropped socket as `TypeError: terminated`). */
+function findNetworkError(error: unknown): string | undefined {
+  const seen = new Set<unknown>();
+  let current = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    seen.add(current);
+    const code = 'code' in current ? current.code : undefined;
+    if (typeof code === 'string' && networkErrorCodes.has(code)) return `connection lost: ${code}`;
+    const like = errorLike(current);
+    if (like?.name === 'TypeError' && /^(terminated|fetch failed|failed to fetch)$/i.test(like.message))
+      return 'connection lost';
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return undefined;
+}
+
+/** The transient `type` / `code` of a provider's in-stream error object (`{ type: 'overloaded_error', message }`). */
+function transientStreamErrorKind(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || errorLike(error)) return undefined;
+  const nested =
+    'error' in error && typeof error.error === 'object' && error.error !== null ? error.error : error;
+  for (const kind of [readString(nested, 'type'), readString(nested, 'code')])
+    if (kind !== undefined && transientStreamErrorKinds.has(kind)) return kind;
+  return undefined;
+}
+
+function readString(value: object, key: string): string | undefined {
+  const field: unknown = key in value ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof field === 'string' ? field : undefined;
+}
+
+function messageOf(error: unknown): string {
+  const like = errorLike(error);
+  if (like) return like.message || like.name;
+  if (typeof error === 'string') return error;
+  if (typeof error === 'object' && error !== null) {
+    const nested =
+      'error' in error && typeof error.error === 'object' && error.error !== null ? error.error : error;
+    if ('message' in nested && typeof nested.message === 'string') return nested.message;
+    try {
+      return JSON.stringify(error);
+    } catch {
+      return String(error);
+    }
+  }
+  return String(error);
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out.replace(/\b(sk|rk)-[A-Za-z0-9_-]{8,}/g, '[redacted]');
+}
+
+/**
+ * Duck-typed, not `instanceof Error`: errors thrown by Node's own fetch come from another realm
+ * under some runners (jest's VM context), where `instanceof` says no.
+ */
+function errorLike(value: unknown): { name: string; message: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { name, message } = value as { name?: unknown; message?: unknown };
+  return typeof name === 'string' &&
+    typeof message === 'string' &&
+    (value instanceof Error || 'stack' in value)
+    ? { name, message }
+    : undefined;
+}

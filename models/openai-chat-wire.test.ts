@@ -1,0 +1,261 @@
+import { buildModelResponse, ModelError, type ModelStreamPart, type TurnModel } from '../core';
+import { createModel } from './create-model';
+import { streamResponse } from './stream-response';
+import {
+  type OpenAiChatReply,
+  openAiErrorReply,
+  startOpenAiChatServer,
+} from './test-support/openai-chat-server';
+import type { TestServer } from './test-support/recording-server';
+import { transcriptWithToolResult, wireRegistry, wireRequest } from './test-support/wire-test-kit';
+
+const apiKey = 'sk-wire-test-0123456789abcdef';
+
+/**
+ * Real HTTP against a local chat-completions server, through the real AI SDK providers: the OpenAI
+ * provider's chat model and the OpenAI-compatible provider (vLLM, Ollama, llama.cpp) speak the same wire.
+ */
+describe.each(['openai', 'openai-compatible'] as const)(
+  'the %s provider over chat-completions',
+  (provider) => {
+    let server: TestServer | undefined;
+    afterEach(async () => {
+      await server?.close();
+      server = undefined;
+    });
+
+    async function modelFor(
+      script: readonly OpenAiChatReply[],
+    ): Promise<{ model: TurnModel; server: TestServer }> {
+      server = await startOpenAiChatServer(script);
+      const model = createModel(
+        { provider, name: 'wire', model: 'gpt-4.1-mini', baseURL: server.baseURL, apiKeyEnv: 'WIRE_KEY' },
+        { env: { WIRE_KEY: apiKey } },
+      );
+      return { model, server };
+    }
+
+    async function failure(model: TurnModel): Promise<ModelError> {
+      const error: unknown = await streamResponse({ model, request: wireRequest() }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      if (!ModelError.isInstance(error)) throw new Error(`expected a ModelError, got ${String(error)}`);
+      return error;
+    }
+
+    it('streams text deltas to observers unchanged, with usage and finish reason from the last chunks', async () => {
+      const { model } = await modelFor([
+        { kind: 'stream', text: ['Hel', 'lo, ', 'world'], usage: { promptTokens: 12, completionTokens: 3 } },
+      ]);
+      const deltas: string[] = [];
+      const { collected, broken } = await streamResponse({
+        model,
+        request: wireRequest(),
+        observers: [{ onModelDelta: (e) => deltas.push(`${e.type}:${e.delta}`) }],
+      });
+      expect(broken).toBeUndefined();
+      expect(deltas).toEqual(['text:Hel', 'text:lo, ', 'text:world']);
+      expect(collected).toEqual({
+        parts: [{ type: 'text', text: 'Hello, world' }],
+        calls: [],
+        usage: { inputTokens: 12, outputTokens: 3 },
+        finishReason: 'stop',
+        complete: true,
+      });
+    });
+
+    it('joins tool-call arguments split across chunks into one complete call per tool call', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"pa', 'th": "a', '.txt"}'] },
+            { id: 'call_b', name: 'read_file', argumentChunks: ['{', '"path":', ' "b.txt"', '}'] },
+          ],
+          usage: { promptTokens: 40, completionTokens: 17 },
+        },
+      ]);
+      const { collected } = await streamResponse({ model, request: wireRequest() });
+      expect(collected.calls).toEqual([
+        { toolCallId: 'call_a', toolName: 'read_file', input: '{"path": "a.txt"}' },
+        { toolCallId: 'call_b', toolName: 'read_file', input: '{"path": "b.txt"}' },
+      ]);
+      expect(collected.usage).toEqual({ inputTokens: 40, outputTokens: 17 });
+      expect(collected.finishReason).toBe('tool-calls');
+      const response = buildModelResponse({ collected, registry: wireRegistry, responseIndex: 0 });
+      expect(response.calls.map((c) => [c.toolCallId, c.input, c.rejection])).toEqual([
+        ['call_a', { path: 'a.txt' }, undefined],
+        ['call_b', { path: 'b.txt' }, undefined],
+      ]);
+    });
+
+    it('hands a call on as soon as its arguments close, before the response ends', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [{ id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', '"a.txt"}'] }],
+          finishDelayMs: 400,
+        },
+      ]);
+      const seen: { type: ModelStreamPart['type']; at: number }[] = [];
+      await streamResponse({
+        model,
+        request: wireRequest(),
+        onPart: (p) => {
+          seen.push({ type: p.type, at: Date.now() });
+        },
+      });
+      const call = seen.find((p) => p.type === 'tool-call');
+      const finish = seen.find((p) => p.type === 'finish');
+      expect(call && finish && finish.at - call.at).toBeGreaterThanOrEqual(250);
+    });
+
+    it('sends the idempotency key as a header and the transcript as chat messages, tool results by call id', async () => {
+      const { model, server } = await modelFor([{ kind: 'stream', text: ['ok'] }]);
+      await streamResponse({
+        model,
+        request: wireRequest({
+          messages: transcriptWithToolResult,
+          idempotencyKey: 't1/model/1',
+          responseIndex: 1,
+        }),
+      });
+      expect(server.requests).toHaveLength(1);
+      const [request] = server.requests;
+      expect(request?.headers['idempotency-key']).toBe('t1/model/1');
+      expect(request?.headers.authorization).toBe(`Bearer ${apiKey}`);
+      expect(request?.body).toMatchObject({
+        model: 'gpt-4.1-mini',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [
+          { role: 'system', content: 'You are terse.' },
+          { role: 'user' },
+          {
+            role: 'assistant',
+            content: 'Reading it.',
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'read_file', arguments: '{"path":"a.txt"}' },
+              },
+            ],
+          },
+          { role: 'tool', tool_call_id: 'call_1', content: '{"text":"hello"}' },
+        ],
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'read_file', description: 'Reads a file', parameters: { type: 'object' } },
+          },
+        ],
+      });
+    });
+
+    it('turns 429 with retry-after into a retryable error that says how long to wait, without retrying itself', async () => {
+      const { model, server } = await modelFor([
+        openAiErrorReply({
+          status: 429,
+          message: 'Rate limit reached',
+          type: 'rate_limit',
+          headers: { 'retry-after': '3' },
+        }),
+      ]);
+      const error = await failure(model);
+      expect(error).toMatchObject({ retryable: true, retryAfterMs: 3000 });
+      expect(error.message).toContain('HTTP 429');
+      expect(error.message).toContain('Rate limit reached');
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('treats a 500 as retryable', async () => {
+      const { model } = await modelFor([
+        openAiErrorReply({ status: 500, message: 'upstream exploded', type: 'server_error' }),
+      ]);
+      expect(await failure(model)).toMatchObject({ retryable: true });
+    });
+
+    it('treats a 400 as final, naming the status and the provider’s message but not the key', async () => {
+      const { model } = await modelFor([
+        openAiErrorReply({ status: 400, message: "Invalid value for 'tools[0]'" }),
+      ]);
+      const error = await failure(model);
+      expect(error.retryable).toBe(false);
+      expect(error.message).toContain('HTTP 400 Bad Request');
+      expect(error.message).toContain("Invalid value for 'tools[0]'");
+      expect(error.message).not.toContain(apiKey);
+    });
+
+    it('keeps a complete call when the connection drops mid-response, and reports the stream broken', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "a.txt"}'] },
+            { id: 'call_b', name: 'read_file', argumentChunks: ['{"path":', ' "b.t'] },
+          ],
+          truncateAfterChunks: 5,
+        },
+      ]);
+      const { collected, broken } = await streamResponse({ model, request: wireRequest() });
+      expect(broken).toMatchObject({ retryable: true });
+      expect(broken?.message).toContain('connection lost');
+      expect(collected.calls).toEqual([
+        { toolCallId: 'call_a', toolName: 'read_file', input: '{"path": "a.txt"}' },
+      ]);
+      const response = buildModelResponse({
+        collected,
+        registry: wireRegistry,
+        responseIndex: 0,
+        partialReason: broken?.message,
+      });
+      expect(response.calls).toHaveLength(1);
+      expect(response.message.partial?.reason).toContain('connection lost');
+    });
+
+    it('passes on a call whose arguments are not JSON, which the registry then rejects as invalid arguments', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [{ id: 'call_a', name: 'read_file', argumentChunks: ['{"path": ', 'a.txt}'] }],
+        },
+      ]);
+      const { collected, broken } = await streamResponse({ model, request: wireRequest() });
+      expect(broken).toBeUndefined();
+      expect(collected.calls).toEqual([
+        { toolCallId: 'call_a', toolName: 'read_file', input: '{"path": a.txt}' },
+      ]);
+      const [call] = buildModelResponse({ collected, registry: wireRegistry, responseIndex: 0 }).calls;
+      expect(call?.rejection?.errorType).toBe('invalid-arguments');
+      expect(call?.input).toBe('{"path": a.txt}');
+    });
+
+    it('stops with a non-retryable abort when the request is cancelled mid-stream', async () => {
+      const { model } = await modelFor([{ kind: 'stream', text: ['a', 'b', 'c'], chunkDelayMs: 150 }]);
+      const controller = new AbortController();
+      const error: unknown = await streamResponse({
+        model,
+        request: wireRequest({ signal: controller.signal }),
+        onPart: () => controller.abort(),
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error).toMatchObject({ retryable: false, message: expect.stringContaining('aborted') });
+    });
+
+    if (provider === 'openai-compatible') {
+      it('streams reasoning_content as reasoning deltas before the text', async () => {
+        const { model } = await modelFor([{ kind: 'stream', reasoning: ['think', 'ing'], text: ['done'] }]);
+        const { collected } = await streamResponse({ model, request: wireRequest() });
+        expect(collected.parts).toEqual([
+          { type: 'reasoning', text: 'thinking' },
+          { type: 'text', text: 'done' },
+        ]);
+      });
+    }
+  },
+);

@@ -1,0 +1,3 @@
+export * from './anthropic-server';
+export * from './openai-chat-server';
+export * from './recording-server';

@@ -1,0 +1,116 @@
+import type {
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultPart,
+} from '@ai-sdk/provider';
+import {
+  type AssistantMessage,
+  type Message,
+  renderToolOutput,
+  type ToolResultPart,
+  type ToolSpec,
+} from '../core';
+
+type AssistantContent = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'];
+
+/**
+ * Our transcript as the AI SDK's provider-level prompt. Tool results go back as text (errors and
+ * interruptions as error text, which Anthropic marks `is_error`), rendered the way the model reads
+ * them everywhere. Empty text is dropped and an assistant message left with nothing is skipped:
+ * providers reject empty content, and a broken stream can leave a partial message with none.
+ *
+ * A tool call whose arguments were not JSON is recorded with the raw text as its input. OpenAI's
+ * wire carries arguments as text anyway; Anthropic's requires `tool_use.input` to be an object and
+ * rejects the whole request otherwise (this happens for real when `max_tokens` cuts a call short),
+ * so with `objectToolInputs` such input goes as `{ "invalid_arguments": "<raw text>" }`.
+ */
+export function toLanguageModelPrompt({
+  messages,
+  objectToolInputs = false,
+}: {
+  messages: readonly Message[];
+  /** Wrap tool-call input that is not a JSON object (set for providers that require objects). */
+  objectToolInputs?: boolean;
+}): LanguageModelV3Prompt {
+  const prompt: LanguageModelV3Prompt = [];
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        prompt.push({ role: 'system', content: message.content });
+        break;
+      case 'user':
+        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        break;
+      case 'assistant': {
+        const content = assistantContent(message, objectToolInputs);
+        if (content.length > 0) prompt.push({ role: 'assistant', content });
+        break;
+      }
+      case 'tool':
+        prompt.push({ role: 'tool', content: message.content.map(toolResult) });
+        break;
+      default: {
+        const unexpected: never = message;
+        throw new Error(`unknown message role in ${JSON.stringify(unexpected)}`);
+      }
+    }
+  }
+  return prompt;
+}
+
+/** Our tool specs as AI SDK function tools. */
+export function toLanguageModelTools(tools: readonly ToolSpec[]): LanguageModelV3FunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
+  }));
+}
+
+function assistantContent(message: AssistantMessage, objectToolInputs: boolean): AssistantContent {
+  const content: AssistantContent = [];
+  for (const part of message.content) {
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        if (part.text !== '') content.push({ type: part.type, text: part.text });
+        break;
+      case 'tool-call':
+        content.push({
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: toolCallInput(part.input, objectToolInputs),
+        });
+        break;
+    }
+  }
+  return content;
+}
+
+/** Parsed JSON arguments as they are; a string is parsed when it is JSON text, else kept as the raw text. */
+function toolCallInput(input: unknown, objectOnly: boolean): unknown {
+  let value = input ?? {};
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      // Not JSON: the raw text the model sent.
+    }
+  }
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!objectOnly || isObject) return value;
+  return { invalid_arguments: typeof input === 'string' ? input : JSON.stringify(value) };
+}
+
+function toolResult(part: ToolResultPart): LanguageModelV3ToolResultPart {
+  const value = renderToolOutput(part.output);
+  return {
+    type: 'tool-result',
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    output: part.output.status === 'ok' ? { type: 'text', value } : { type: 'error-text', value },
+  };
+}
