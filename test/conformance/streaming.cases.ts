@@ -13,8 +13,19 @@ function timedTools() {
     await sleep(ms);
     return `${id} done`;
   };
-  const lookup = defineTool({ name: 'lookup', description: 'safe', input: args, concurrencySafe: true, execute: ({ ms }, ctx) => run(ctx.toolCallId, ms) });
-  const mutate = defineTool({ name: 'mutate', description: 'unsafe', input: args, execute: ({ ms }, ctx) => run(ctx.toolCallId, ms) });
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'safe',
+    input: args,
+    concurrencySafe: true,
+    execute: ({ ms }, ctx) => run(ctx.toolCallId, ms),
+  });
+  const mutate = defineTool({
+    name: 'mutate',
+    description: 'unsafe',
+    input: args,
+    execute: ({ ms }, ctx) => run(ctx.toolCallId, ms),
+  });
   return { tools: [lookup, mutate], startedAt, reset: () => (t0 = performance.now()) };
 }
 
@@ -25,7 +36,12 @@ const call = (id: string, name: string, delayMs: number, ms = 50) => ({
   input: JSON.stringify({ ms }),
   delayMs,
 });
-const finish = (delayMs: number) => ({ type: 'finish' as const, finishReason: 'tool-calls', usage: { inputTokens: 1, outputTokens: 1 }, delayMs });
+const finish = (delayMs: number) => ({
+  type: 'finish' as const,
+  finishReason: 'tool-calls',
+  usage: { inputTokens: 1, outputTokens: 1 },
+  delayMs,
+});
 
 export function streamingCases(harness: ConformanceHarness): void {
   describe(`tools start while the response streams (${harness.name})`, () => {
@@ -36,7 +52,10 @@ export function streamingCases(harness: ConformanceHarness): void {
         turnId: uniqueTurnId('midstream'),
         input: 'go',
         tools,
-        model: scriptedModel([{ parts: [call('early', 'lookup', 100), call('late', 'lookup', 400), finish(1_500)] }, { text: 'done' }]),
+        model: scriptedModel([
+          { parts: [call('early', 'lookup', 100), call('late', 'lookup', 400), finish(1_500)] },
+          { text: 'done' },
+        ]),
       });
       expect(result.status).toBe('completed');
       // The stream ends at ≈2,000 ms; `early` was complete at ≈100 ms.
@@ -52,7 +71,10 @@ export function streamingCases(harness: ConformanceHarness): void {
         turnId: uniqueTurnId('midstream-unsafe'),
         input: 'go',
         tools,
-        model: scriptedModel([{ parts: [call('w', 'mutate', 50), call('r', 'lookup', 50), finish(1_500)] }, { text: 'done' }]),
+        model: scriptedModel([
+          { parts: [call('w', 'mutate', 50), call('r', 'lookup', 50), finish(1_500)] },
+          { text: 'done' },
+        ]),
       });
       expect(startedAt.get('w')).toBeGreaterThanOrEqual(1_500);
       expect(startedAt.get('r')).toBeGreaterThan(startedAt.get('w') ?? 0);
@@ -78,7 +100,13 @@ export function streamingCases(harness: ConformanceHarness): void {
         input: 'go',
         tools,
         model: scriptedModel([
-          { parts: [call('a', 'lookup', 20), call('b', 'lookup', 20), { type: 'error', message: 'connection reset', delayMs: 100 }] },
+          {
+            parts: [
+              call('a', 'lookup', 20),
+              call('b', 'lookup', 20),
+              { type: 'error', message: 'connection reset', delayMs: 100 },
+            ],
+          },
           { text: 'carried on' },
         ]),
       });
@@ -99,7 +127,10 @@ export function streamingCases(harness: ConformanceHarness): void {
         turnId: uniqueTurnId('midstream-cancel'),
         input: 'go',
         tools,
-        model: scriptedModel([{ parts: [call('a', 'lookup', 20, 30_000), call('b', 'mutate', 20), finish(30_000)] }, { text: 'never' }]),
+        model: scriptedModel([
+          { parts: [call('a', 'lookup', 20, 30_000), call('b', 'mutate', 20), finish(30_000)] },
+          { text: 'never' },
+        ]),
       });
       const deadline = Date.now() + 20_000;
       while (!startedAt.has('a') && Date.now() < deadline) await sleep(20);
