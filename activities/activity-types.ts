@@ -23,6 +23,14 @@ export interface RunToolOutput {
 
 /** The activities a turn workflow calls; the worker makes them with `createActivities`. */
 export interface TurnActivities {
-  callModel(input: CallModelInput): Promise<ModelResponse>;
+  callModel(input: CallModelInput): Promise<CallModelOutput>;
   runTool(input: RunToolInput): Promise<RunToolOutput>;
+}
+
+/**
+ * The model activity's result. The first `streamedCallCount` calls were handed to the workflow
+ * by update while the response streamed and are left out here, so each enters history once.
+ */
+export interface CallModelOutput extends ModelResponse {
+  streamedCallCount: number;
 }

@@ -4,7 +4,7 @@ import {
   buildModelResponse,
   type HostTimers,
   ModelError,
-  type ModelResponse,
+  prepareCall,
   runToolAttempt,
   type ToolHealthRegistry,
   type ToolRegistry,
@@ -14,8 +14,14 @@ import {
 } from '../core';
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
-import { modelRequestQuery } from '../workflows/definitions';
-import type { CallModelInput, RunToolInput, RunToolOutput, TurnActivities } from './activity-types';
+import { acceptCallUpdate, modelRequestQuery } from '../workflows/definitions';
+import type {
+  CallModelInput,
+  CallModelOutput,
+  RunToolInput,
+  RunToolOutput,
+  TurnActivities,
+} from './activity-types';
 
 export interface ActivityDeps {
   registry: ToolRegistry;
@@ -42,7 +48,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       workflowId,
       responseIndex,
       model: modelName,
-    }: CallModelInput): Promise<ModelResponse> {
+    }: CallModelInput): Promise<CallModelOutput> {
       const ctx = Context.current();
       const model = deps.models.get(modelName);
       if (!model) {
@@ -53,13 +59,32 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       }
       // The transcript is read from the workflow, not passed in: activity inputs enter history
       // every time, and a transcript per request would grow history with the square of the turn.
-      const request = await ctx.client.workflow.getHandle(workflowId).query(modelRequestQuery, responseIndex);
+      const workflow = ctx.client.workflow.getHandle(workflowId);
+      const request = await workflow.query(modelRequestQuery, responseIndex);
       if (!request)
         throw ApplicationFailure.nonRetryable(
           `turn ${turnId} is no longer waiting for response ${responseIndex}`,
           'ModelRequestRejected',
         );
+      if (request.acceptedCallIds.length > 0) {
+        // An earlier attempt's stream already handed calls over before it was lost. They stand;
+        // asking the model again could bring a different set.
+        return {
+          responseIndex,
+          message: {
+            role: 'assistant',
+            content: [],
+            partial: { reason: 'the model request was lost after some of its tool calls were accepted' },
+          },
+          calls: [],
+          usage: { inputTokens: 0, outputTokens: 0 },
+          finishReason: 'error',
+          streamedCallCount: request.acceptedCallIds.length,
+        };
+      }
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+      const used = new Set(request.callIds);
+      const streamedIds = new Set<string>();
       try {
         const { collected, broken } = await streamResponse({
           model,
@@ -72,15 +97,44 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
             signal: ctx.cancellationSignal,
           },
           observers: deps.observers,
-          onPart: () => ctx.heartbeat(),
+          onPart: async (part) => {
+            ctx.heartbeat();
+            if (part.type !== 'tool-call') return;
+            // Hand the finished call to the workflow now, so it can start before the stream ends.
+            const call = prepareCall({
+              registry: deps.registry,
+              raw: part,
+              position: streamedIds.size,
+              responseIndex,
+              usedIds: used,
+            });
+            used.add(call.toolCallId);
+            await workflow.executeUpdate(acceptCallUpdate, {
+              args: [{ responseIndex, call }],
+              updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${streamedIds.size}`,
+            });
+            streamedIds.add(call.toolCallId);
+          },
         });
-        return buildModelResponse({
+        const response = buildModelResponse({
           collected,
           registry: deps.registry,
           responseIndex,
           priorCallIds: new Set(request.callIds),
           ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
         });
+        // Calls already handed over are in history once (in their update): leave them out here.
+        return {
+          ...response,
+          calls: response.calls.slice(streamedIds.size),
+          message: {
+            ...response.message,
+            content: response.message.content.filter(
+              (p) => p.type !== 'tool-call' || !streamedIds.has(p.toolCallId),
+            ),
+          },
+          streamedCallCount: streamedIds.size,
+        };
       } catch (error) {
         if (ModelError.isInstance(error)) {
           if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, 'ModelRequestRejected');

@@ -1,6 +1,12 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { type Message, messageSchema, type TurnStateView, turnConfigSchema } from '../core';
+import {
+  type Message,
+  messageSchema,
+  type PreparedCall,
+  type TurnStateView,
+  turnConfigSchema,
+} from '../core';
 
 /** How long the workflow lets its activities run and how it detects a lost worker. */
 export const activityTimingSchema = z.object({
@@ -58,10 +64,20 @@ export interface ModelRequestContext {
   responseIndex: number;
   messages: Message[];
   callIds: string[];
+  /** Calls of this response the workflow already accepted from an earlier attempt's stream. */
+  acceptedCallIds: string[];
+}
+
+/** A tool call complete in a model stream, reported by the model activity while it streams. */
+export interface StreamedCall {
+  responseIndex: number;
+  call: PreparedCall;
 }
 
 export const stateQuery = defineQuery<TurnStateView>('state');
 export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number]>('modelRequest');
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
+/** Internal: the model activity hands over each finished tool call (the handler only enqueues). */
+export const acceptCallUpdate = defineUpdate<{ accepted: boolean }, [StreamedCall]>('acceptCall');
 
 export const turnWorkflowType = 'turnWorkflow';

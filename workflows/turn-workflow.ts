@@ -12,12 +12,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { TurnActivities } from '../activities/activity-types';
+import type { CallModelOutput, TurnActivities } from '../activities/activity-types';
 import {
   type AttemptResult,
   isTranscriptEvent,
   type JournalEntry,
-  type ModelResponse,
   type ToolStart,
   type TranscriptEvent,
   TurnEngine,
@@ -28,9 +27,11 @@ import {
 import { packCarried, unpackCarried } from './carried-turn';
 import {
   type Approval,
+  acceptCallUpdate,
   approvalSchema,
   approveUpdate,
   modelRequestQuery,
+  type StreamedCall,
   stateQuery,
   type TurnWorkflowInput,
   turnWorkflowInputSchema,
@@ -79,10 +80,31 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
   let waitingForApproval = false;
 
   setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));
-  setHandler(modelRequestQuery, (responseIndex) =>
-    engine.view.modelInFlight && engine.view.responseIndex === responseIndex
-      ? { responseIndex, messages: engine.view.messages, callIds: [...engine.view.callIds] }
-      : null,
+  setHandler(modelRequestQuery, (responseIndex) => {
+    const view = engine.view;
+    if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
+    const accepted = view.batch?.streamOpen ? view.batch.calls.map((c) => c.call.toolCallId) : [];
+    return {
+      responseIndex,
+      messages: view.messages,
+      callIds: [...view.callIds].filter((id) => !accepted.includes(id)),
+      acceptedCallIds: accepted,
+    };
+  });
+  const streamedCalls: StreamedCall[] = [];
+  setHandler(
+    acceptCallUpdate,
+    (streamed) => {
+      streamedCalls.push(streamed);
+      return { accepted: true };
+    },
+    {
+      validator: (streamed) => {
+        if (!engine.view.modelInFlight || streamed.responseIndex !== engine.view.responseIndex) {
+          throw new Error(`turn ${input.turnId} is not streaming response ${streamed.responseIndex}`);
+        }
+      },
+    },
   );
   setHandler(
     approveUpdate,
@@ -169,32 +191,65 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
     );
   };
 
+  const fold = () => {
+    for (const c of completions.splice(0)) record(engine.onToolAttemptFinished({ ...c, now: Date.now() }));
+    for (const d of decisions.splice(0)) record(engine.onApproval(d));
+  };
+  // A call handed over mid-stream is accepted at once and starts if dispatch allows it.
+  const foldStreamed = () => {
+    for (const streamed of streamedCalls.splice(0)) {
+      record(engine.onCallStreamed(streamed));
+      const { entries: launched, starts } = engine.streamStarts(Date.now());
+      record(launched);
+      for (const start of starts) launch(start);
+    }
+  };
+  let modelCall: Promise<void> | undefined;
+
   const callModel = async (op: Extract<TurnOperation, { kind: 'call-model' }>) => {
-    let response: ModelResponse;
-    try {
-      response = await modelActivities.callModel({
+    let outcome: { response: CallModelOutput } | { error: unknown } | undefined;
+    modelCall = modelActivities
+      .callModel({
         turnId: input.turnId,
         workflowId: workflowInfo().workflowId,
         responseIndex: op.responseIndex,
         model: input.model,
-      });
-    } catch (error) {
-      if (isCancellation(error)) throw error;
-      record(engine.onModelFailed({ responseIndex: op.responseIndex, error: failureMessage(error) }));
+      })
+      .then(
+        (response) => {
+          outcome = { response };
+        },
+        (error: unknown) => {
+          outcome = { error };
+        },
+      );
+    // While the response streams: accept calls as they come, fold finished attempts.
+    while (outcome === undefined) {
+      await condition(() => outcome !== undefined || streamedCalls.length > 0 || completions.length > 0);
+      foldStreamed();
+      fold();
+    }
+    foldStreamed();
+    const done = outcome as { response: CallModelOutput } | { error: unknown };
+    if ('error' in done) {
+      if (isCancellation(done.error)) throw done.error;
+      record(engine.onModelFailed({ responseIndex: op.responseIndex, error: failureMessage(done.error) }));
       return;
     }
-    record(engine.onModelResponded(response));
+    const { streamedCallCount, ...response } = done.response;
+    const accepted = engine.view.batch?.streamOpen ? engine.view.batch.calls.map((c) => c.call) : [];
+    record(
+      engine.onModelResponded({
+        ...response,
+        calls: [...accepted.slice(0, streamedCallCount), ...response.calls],
+      }),
+    );
   };
 
   const setWaiting = (waiting: boolean) => {
     if (waiting === waitingForApproval) return;
     waitingForApproval = waiting;
     upsertSearchAttributes([{ key: waitingForApprovalKey, value: waiting }]);
-  };
-
-  const fold = () => {
-    for (const c of completions.splice(0)) record(engine.onToolAttemptFinished({ ...c, now: Date.now() }));
-    for (const d of decisions.splice(0)) record(engine.onApproval(d));
   };
 
   try {
@@ -232,9 +287,12 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
   } catch (error) {
     if (!isCancellation(error)) throw error;
     await CancellationScope.nonCancellable(async () => {
+      // Calls handed over before the cancel need their place in the transcript (and an output), not a start.
+      for (const streamed of streamedCalls.splice(0)) record(engine.onCallStreamed(streamed));
       record(engine.onCancel({ reason: 'the turn was cancelled' }));
-      // Wait for every running attempt to really end (the activities see the cancel through their heartbeats).
-      await Promise.all(running.values());
+      // Wait for every running attempt (and the model stream) to really end: the activities see
+      // the cancel through their heartbeats.
+      await Promise.all([...running.values(), ...(modelCall ? [modelCall] : [])]);
     });
   }
 

@@ -1,4 +1,4 @@
-import { defineTool, scriptedModel, transcriptProblems } from 'durable-turns';
+import { defineTool, scriptedModel, type TurnModel, transcriptProblems } from 'durable-turns';
 import { z } from 'zod';
 import { type ConformanceHarness, runSpec } from './harness';
 import { sleep, uniqueTurnId } from './support';
@@ -26,7 +26,15 @@ function timedTools() {
     input: args,
     execute: ({ ms }, ctx) => run(ctx.toolCallId, ms),
   });
-  return { tools: [lookup, mutate], startedAt, reset: () => (t0 = performance.now()) };
+  /** The model, with the clock reset when its first response starts streaming. */
+  const clocked = (model: TurnModel): TurnModel => ({
+    name: model.name,
+    stream: (request) => {
+      if (request.responseIndex === 0) t0 = performance.now();
+      return model.stream(request);
+    },
+  });
+  return { tools: [lookup, mutate], startedAt, clocked };
 }
 
 const call = (id: string, name: string, delayMs: number, ms = 50) => ({
@@ -46,16 +54,17 @@ const finish = (delayMs: number) => ({
 export function streamingCases(harness: ConformanceHarness): void {
   describe(`tools start while the response streams (${harness.name})`, () => {
     test('a safe call starts as soon as its arguments are complete, long before the stream ends', async () => {
-      const { tools, startedAt, reset } = timedTools();
-      reset();
+      const { tools, startedAt, clocked } = timedTools();
       const result = await runSpec(harness, {
         turnId: uniqueTurnId('midstream'),
         input: 'go',
         tools,
-        model: scriptedModel([
-          { parts: [call('early', 'lookup', 100), call('late', 'lookup', 400), finish(1_500)] },
-          { text: 'done' },
-        ]),
+        model: clocked(
+          scriptedModel([
+            { parts: [call('early', 'lookup', 100), call('late', 'lookup', 400), finish(1_500)] },
+            { text: 'done' },
+          ]),
+        ),
       });
       expect(result.status).toBe('completed');
       // The stream ends at ≈2,000 ms; `early` was complete at ≈100 ms.
@@ -65,30 +74,32 @@ export function streamingCases(harness: ConformanceHarness): void {
     });
 
     test('an unsafe call, and everything after it, waits for the end of the stream', async () => {
-      const { tools, startedAt, reset } = timedTools();
-      reset();
+      const { tools, startedAt, clocked } = timedTools();
       await runSpec(harness, {
         turnId: uniqueTurnId('midstream-unsafe'),
         input: 'go',
         tools,
-        model: scriptedModel([
-          { parts: [call('w', 'mutate', 50), call('r', 'lookup', 50), finish(1_500)] },
-          { text: 'done' },
-        ]),
+        model: clocked(
+          scriptedModel([
+            { parts: [call('w', 'mutate', 50), call('r', 'lookup', 50), finish(1_500)] },
+            { text: 'done' },
+          ]),
+        ),
       });
       expect(startedAt.get('w')).toBeGreaterThanOrEqual(1_500);
       expect(startedAt.get('r')).toBeGreaterThan(startedAt.get('w') ?? 0);
     });
 
     test('sequential mode does not start calls mid-stream', async () => {
-      const { tools, startedAt, reset } = timedTools();
-      reset();
+      const { tools, startedAt, clocked } = timedTools();
       await runSpec(harness, {
         turnId: uniqueTurnId('midstream-seq'),
         input: 'go',
         tools,
         dispatch: { mode: 'sequential' },
-        model: scriptedModel([{ parts: [call('a', 'lookup', 50), finish(1_000)] }, { text: 'done' }]),
+        model: clocked(
+          scriptedModel([{ parts: [call('a', 'lookup', 50), finish(1_000)] }, { text: 'done' }]),
+        ),
       });
       expect(startedAt.get('a')).toBeGreaterThanOrEqual(1_000);
     });

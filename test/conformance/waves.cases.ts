@@ -121,7 +121,7 @@ export function waveCases(harness: ConformanceHarness): void {
     test('outputs are recorded in batch order, and events are identical in both modes, even when calls finish in reverse', async () => {
       const script = () =>
         scriptedModel([
-          { text: 'reading', toolCalls: [read('a', 'a', 150), read('b', 'b', 90), read('c', 'c', 30)] },
+          { text: 'reading', toolCalls: [read('a', 'a', 700), read('b', 'b', 400), read('c', 'c', 100)] },
           { toolCalls: [write('d', 'a', 10), read('e', 'e', 10)] },
           { text: 'done' },
         ]);
