@@ -44,7 +44,10 @@ export async function driveTurn({
 }): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
-  const running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  const running = new Map<string, Promise<void>>();
+  // One signal for every attempt of the turn: a cancel stops them all, and a controller per
+  // attempt costs more than the no-op tools it would guard.
+  const toolAbort = new AbortController();
   const completions: Completion[] = [];
   const decisions: { toolCallId: string; approved: boolean; reason?: string }[] = [];
   const asked = new Set<string>();
@@ -54,7 +57,6 @@ export async function driveTurn({
   const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
 
   const launch = (start: ToolStart) => {
-    const controller = new AbortController();
     const key = `${start.call.toolCallId}#${start.attempt}`;
     const done = runToolAttempt({
       turnId: engine.turnId,
@@ -66,18 +68,20 @@ export async function driveTurn({
       observers: host.observers,
       health: host.health,
       timers,
-      signal: controller.signal,
+      signal: toolAbort.signal,
     }).then(({ result, durationMs }) => {
       running.delete(key);
       completions.push({ toolCallId: start.call.toolCallId, attempt: start.attempt, result, durationMs });
       wake.notify();
     });
-    running.set(key, { controller, done });
+    running.set(key, done);
   };
 
+  // Every completion that arrived since the last look, folded in and persisted in one append.
   const fold = async () => {
-    for (const c of completions.splice(0))
-      await writer.append(engine.onToolAttemptFinished({ ...c, now: timers.now() }));
+    if (completions.length === 0) return;
+    const now = timers.now();
+    await writer.append(completions.splice(0).flatMap((c) => engine.onToolAttemptFinished({ ...c, now })));
   };
   // A call complete in the stream is accepted at once and starts if dispatch allows it
   // (parallel mode, concurrency-safe, in the current wave); the others wait for the end.
@@ -94,7 +98,7 @@ export async function driveTurn({
       if (signal?.aborted && !cancelled) {
         cancelled = true;
         await writer.append(engine.onCancel({ reason: reasonOf(signal) }));
-        for (const task of running.values()) task.controller.abort(signal.reason);
+        toolAbort.abort(signal.reason);
       }
       await fold();
       for (const d of decisions.splice(0)) await writer.append(engine.onApproval(d));
@@ -104,7 +108,7 @@ export async function driveTurn({
       const op: TurnOperation = step.op;
       switch (op.kind) {
         case 'finished':
-          await Promise.all([...running.values()].map((t) => t.done));
+          await Promise.all(running.values());
           return { ...op.outcome, events: writer.transcriptEvents() };
         case 'call-model':
           await writer.append(await callModel({ engine, host, op, signal, onToolCall: startMidStream }));
@@ -130,7 +134,7 @@ export async function driveTurn({
   } finally {
     clearInterval(renewal);
     signal?.removeEventListener('abort', onAbort);
-    for (const task of running.values()) task.controller.abort();
+    toolAbort.abort();
     await writer.release().catch(() => {});
   }
 }
@@ -184,7 +188,7 @@ async function callModel({
   for (let attempt = 1; ; attempt++) {
     try {
       const streamed = new Set(priorCallIds);
-      let position = 0;
+      const prepared: PreparedCall[] = [];
       const { collected, broken } = await streamResponse({
         model: host.model,
         request,
@@ -194,11 +198,11 @@ async function callModel({
           const call = prepareCall({
             registry: host.registry,
             raw: part,
-            position,
+            position: prepared.length,
             responseIndex: op.responseIndex,
             usedIds: streamed,
           });
-          position += 1;
+          prepared.push(call);
           streamed.add(call.toolCallId);
           await onToolCall(call);
         },
@@ -208,6 +212,7 @@ async function callModel({
         registry: host.registry,
         responseIndex: op.responseIndex,
         priorCallIds,
+        preparedPrefix: prepared,
         ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
       });
       return engine.onModelResponded(response);

@@ -16,20 +16,31 @@ export interface PlannableCall {
  * Returns the wave number of each call, by position.
  */
 export function planWaves(calls: readonly PlannableCall[], mode: 'parallel' | 'sequential'): number[] {
-  const waveOf: number[] = [];
-  let wave = -1;
-  let open = false;
-  let taken = new Set<string>();
-  for (const call of calls) {
-    const safe = mode === 'parallel' && call.policy.concurrencySafe;
-    const conflicts = call.policy.resources.some((key) => taken.has(key));
-    if (!safe || !open || conflicts) {
-      wave += 1;
-      taken = new Set();
-      open = safe;
+  const planner = new WavePlanner(mode);
+  return calls.map((call) => planner.add(call));
+}
+
+/**
+ * The same plan, one call at a time: what a stream needs, where calls arrive one by one and
+ * re-planning the whole prefix for each would cost the square of the batch.
+ */
+export class WavePlanner {
+  private wave = -1;
+  private open = false;
+  private taken = new Set<string>();
+
+  constructor(private readonly mode: 'parallel' | 'sequential') {}
+
+  /** Plans the next call of the batch; returns its wave. */
+  add(call: PlannableCall): number {
+    const safe = this.mode === 'parallel' && call.policy.concurrencySafe;
+    const conflicts = call.policy.resources.some((key) => this.taken.has(key));
+    if (!safe || !this.open || conflicts) {
+      this.wave += 1;
+      this.taken = new Set();
+      this.open = safe;
     }
-    for (const key of call.policy.resources) taken.add(key);
-    waveOf.push(wave);
+    for (const key of call.policy.resources) this.taken.add(key);
+    return this.wave;
   }
-  return waveOf;
 }

@@ -1,5 +1,5 @@
 import { LoopDetector } from '../detection/loop-detector';
-import { planWaves } from '../dispatch/plan-waves';
+import { WavePlanner } from '../dispatch/plan-waves';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { ToolOutput } from '../schema/tool-output';
@@ -138,12 +138,15 @@ function openBatch(state: TurnState, responseIndex: number): BatchState {
 
 function addCall(state: TurnState, batch: BatchState, prepared: PreparedCall): void {
   const position = batch.calls.length;
-  // Waves are contiguous, so planning the longer prefix leaves the earlier calls' waves as they were.
-  const waves = planWaves([...batch.calls.map((c) => c.call), prepared], state.config.dispatch.mode);
+  // Waves are contiguous, so a call joining the end never changes the earlier calls' waves.
+  if (!batch.planner) {
+    batch.planner = new WavePlanner(state.config.dispatch.mode);
+    for (const c of batch.calls) batch.planner.add(c.call);
+  }
   const call: CallState = {
     call: prepared,
     position,
-    wave: waves[position] ?? position,
+    wave: batch.planner.add(prepared),
     phase: 'pending',
     attempts: [],
     nextAttempt: 1,

@@ -1,4 +1,5 @@
 import { LoopDetector } from '../detection/loop-detector';
+import type { WavePlanner } from '../dispatch/plan-waves';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { Message } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
@@ -48,6 +49,8 @@ export interface BatchState {
   streamOpen: boolean;
   /** Where the launch planner's scan starts (every call before it is done); a cache, not state. */
   scanFrom?: number;
+  /** Plans the waves of calls as they join; a cache, rebuilt from `calls` when missing. */
+  planner?: WavePlanner;
 }
 
 export interface TurnState {

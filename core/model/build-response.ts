@@ -15,6 +15,7 @@ export function buildModelResponse({
   responseIndex,
   partialReason,
   priorCallIds = new Set(),
+  preparedPrefix = [],
 }: {
   collected: CollectedResponse;
   registry: ToolRegistry;
@@ -23,10 +24,13 @@ export function buildModelResponse({
   partialReason?: string;
   /** Ids of the turn's earlier calls: an id is unique within the whole turn (it keys idempotency). */
   priorCallIds?: ReadonlySet<string>;
+  /** The first calls, already prepared while the response streamed (preparing is the same either way). */
+  preparedPrefix?: readonly PreparedCall[];
 }): ModelResponse {
   const used = new Set<string>(priorCallIds);
   const calls: PreparedCall[] = collected.calls.map((raw, position) => {
-    const call = prepareCall({ registry, raw, position, responseIndex, usedIds: used });
+    const call =
+      preparedPrefix[position] ?? prepareCall({ registry, raw, position, responseIndex, usedIds: used });
     used.add(call.toolCallId);
     return call;
   });

@@ -4,7 +4,7 @@ import type { PreToolDecision, ToolHookContext, TurnHooks } from '../hooks/turn-
 import { notifyObservers, type TurnObserver } from '../hooks/turn-observer';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { PreparedCall } from '../schema/prepared-call';
-import type { AnyTool } from './define-tool';
+import type { AnyTool, ToolContext } from './define-tool';
 import { stableHash } from './stable-hash';
 import { truncateResult } from './truncate-content';
 
@@ -217,34 +217,40 @@ async function execute(
   input: unknown,
 ): Promise<{ result: AttemptResult; timedOut: boolean }> {
   const { call, timers } = args;
-  const controller = new AbortController();
-  const onOuterAbort = () => controller.abort(args.signal?.reason);
-  args.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const timeoutMs = call.policy.timeoutMs;
+  // One signal per attempt: the host's own when there is no timeout (the cheap, common case),
+  // else a controller that the host's signal and the timer both abort.
+  const controller = timeoutMs === undefined && args.signal ? undefined : new AbortController();
+  const signal = controller?.signal ?? (args.signal as AbortSignal);
+  const onOuterAbort = controller ? () => controller.abort(args.signal?.reason) : undefined;
+  if (onOuterAbort) args.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const timer =
-    timeoutMs === undefined ? undefined : timers.setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+    timeoutMs === undefined || !controller
+      ? undefined
+      : timers.setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+  let onAbort: (() => void) | undefined;
+  // A tool that ignores its signal must not hold the turn: the attempt ends when the signal fires.
   const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
   aborted.catch(() => {});
   try {
     const value = await Promise.race([
-      Promise.resolve().then(() =>
-        tool.execute(input, {
-          turnId: args.turnId,
-          toolCallId: call.toolCallId,
-          idempotencyKey: `${args.turnId}/${call.toolCallId}`,
-          attempt: args.attempt,
-          signal: controller.signal,
-          heartbeat: args.heartbeat ?? (() => {}),
-        }),
-      ),
+      invoke(tool, input, {
+        turnId: args.turnId,
+        toolCallId: call.toolCallId,
+        idempotencyKey: `${args.turnId}/${call.toolCallId}`,
+        attempt: args.attempt,
+        signal,
+        heartbeat: args.heartbeat ?? noop,
+      }),
       aborted,
     ]);
     const content = toJson(value);
     return { result: { status: 'ok', content, resultHash: stableHash(content) }, timedOut: false };
   } catch (error) {
-    if (controller.signal.aborted && controller.signal.reason === timeoutReason) {
+    if (signal.aborted && signal.reason === timeoutReason) {
       const content = `${call.toolName} timed out after ${timeoutMs} ms`;
       return {
         result: {
@@ -278,8 +284,16 @@ async function execute(
     };
   } finally {
     if (timer !== undefined) timers.clearTimeout(timer);
-    args.signal?.removeEventListener('abort', onOuterAbort);
+    if (onOuterAbort) args.signal?.removeEventListener('abort', onOuterAbort);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
+}
+
+const noop = () => {};
+
+/** Runs `execute`, turning a synchronous throw into a rejection. */
+async function invoke(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<unknown> {
+  return tool.execute(input, ctx);
 }
 
 function notRun(errorType: string, content: string): Outcome {

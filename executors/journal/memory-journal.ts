@@ -49,7 +49,8 @@ export class MemoryJournal implements TurnJournal {
         if (stored.entries.length !== expectedVersion) {
           throw JournalError.versionConflict(turnId, expectedVersion, stored.entries.length);
         }
-        stored.entries.push(...structuredClone(entries));
+        // Entries are plain data nobody mutates after recording; copies are made on the way out.
+        stored.entries.push(...entries);
         stored.holder = { owner, until: this.now() + leaseMs };
         return stored.entries.length;
       },
