@@ -13,6 +13,7 @@ import {
   type TurnStatus,
   turnInputSchema,
 } from '../core';
+import type { ProgressEntry } from '../workflows/definitions';
 import {
   activityTimingSchema,
   type TurnWorkflowInput,
@@ -111,6 +112,11 @@ export class TurnClient {
       }
       throw error;
     }
+  }
+
+  /** The progress of a turn (running or finished) as it happens; see `TurnHandle.watch`. */
+  watch(turnId: string, options?: { intervalMs?: number; after?: number }): AsyncGenerator<ProgressEntry> {
+    return this.attach(turnId).watch(options);
   }
 
   /** A handle on an existing turn (running or finished). */

@@ -1,6 +1,12 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TurnResult, TurnStateView } from '../core';
-import { approvalSchema, approveUpdate, stateQuery } from '../workflows/definitions';
+import {
+  approvalSchema,
+  approveUpdate,
+  type ProgressEntry,
+  progressQuery,
+  stateQuery,
+} from '../workflows/definitions';
 
 /** One turn on Temporal, as a caller holds it. */
 export class TurnHandle {
@@ -22,6 +28,30 @@ export class TurnHandle {
   /** What the turn is doing now (phase, wave, each call, usage, budget left). */
   state(): Promise<TurnStateView> {
     return this.workflow.query(stateQuery);
+  }
+
+  /**
+   * The turn's progress as it happens: every journal entry (call accepted, attempt started and
+   * finished, output recorded, response completed, the end), in order, until the turn ends.
+   */
+  async *watch({
+    intervalMs = 200,
+    after = 0,
+  }: {
+    intervalMs?: number;
+    after?: number;
+  } = {}): AsyncGenerator<ProgressEntry> {
+    let seq = after;
+    for (;;) {
+      const page = await this.workflow.query(progressQuery, seq);
+      for (const item of page.entries) {
+        seq = item.seq;
+        yield item;
+      }
+      if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
+      if (page.finished && seq >= page.lastSeq) return;
+      if (page.entries.length === 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
   }
 
   approve(toolCallId: string, reason?: string): Promise<void> {

@@ -9,6 +9,8 @@ import type { TranscriptEvent, TurnSnapshot } from '../core';
 export interface CarriedTurn {
   snapshot: TurnSnapshot;
   events: TranscriptEvent[];
+  /** The sequence number of the last progress entry, so watchers see one sequence across runs. */
+  progressSeq?: number;
 }
 
 export function packCarried(carried: CarriedTurn): string {

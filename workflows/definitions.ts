@@ -1,5 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
+import type { JournalEntry } from '../core';
 import {
   type Message,
   messageSchema,
@@ -79,5 +80,23 @@ export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
 /** Internal: the model activity hands over each finished tool call (the handler only enqueues). */
 export const acceptCallUpdate = defineUpdate<{ accepted: boolean }, [StreamedCall]>('acceptCall');
+
+/** One journal entry as watchers see it, numbered across the turn's runs. */
+export interface ProgressEntry {
+  seq: number;
+  entry: JournalEntry;
+}
+
+export interface ProgressPage {
+  entries: ProgressEntry[];
+  /** The newest sequence number (pass it back as `after`). */
+  lastSeq: number;
+  finished: boolean;
+  /** Entries older than the kept window were dropped before they were read. */
+  gap: boolean;
+}
+
+/** The turn's progress after a sequence number: calls accepted, started, finished, responses, the end. */
+export const progressQuery = defineQuery<ProgressPage, [number]>('progress');
 
 export const turnWorkflowType = 'turnWorkflow';

@@ -31,6 +31,8 @@ import {
   approvalSchema,
   approveUpdate,
   modelRequestQuery,
+  type ProgressEntry,
+  progressQuery,
   type StreamedCall,
   stateQuery,
   type TurnWorkflowInput,
@@ -58,8 +60,16 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
   // A run after continue-as-new picks up the turn where the previous run left it.
   const carried = input.carried ? unpackCarried(input.carried) : undefined;
   const entries: TranscriptEvent[] = carried ? carried.events : [];
+  // Watchers read progress by query from a bounded window of recent entries.
+  const progress: ProgressEntry[] = [];
+  let progressSeq = carried?.progressSeq ?? 0;
   const record = (produced: readonly JournalEntry[]) => {
-    for (const entry of produced) if (isTranscriptEvent(entry)) entries.push(entry);
+    for (const entry of produced) {
+      if (isTranscriptEvent(entry)) entries.push(entry);
+      progressSeq += 1;
+      progress.push({ seq: progressSeq, entry });
+    }
+    if (progress.length > progressWindow) progress.splice(0, progress.length - progressWindow);
   };
   let engine: TurnEngine;
   if (carried) engine = TurnEngine.restore(carried.snapshot);
@@ -80,6 +90,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
   let waitingForApproval = false;
 
   setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));
+  setHandler(progressQuery, (after) => {
+    const first = progress[0]?.seq ?? progressSeq + 1;
+    return {
+      entries: progress.filter((p) => p.seq > after).slice(0, 500),
+      lastSeq: progressSeq,
+      finished: engine.finished,
+      gap: after + 1 < first,
+    };
+  });
   setHandler(modelRequestQuery, (responseIndex) => {
     const view = engine.view;
     if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
@@ -267,7 +286,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
         await continueAsNew<typeof turnWorkflow>({
           ...input,
           run: input.run + 1,
-          carried: packCarried({ snapshot: engine.snapshot(), events: entries }),
+          carried: packCarried({ snapshot: engine.snapshot(), events: entries, progressSeq }),
         });
       }
       const step = engine.next(Date.now());
@@ -326,6 +345,8 @@ function lostAttempt(error: unknown, retrySafe: boolean): AttemptResult {
     resultHash: `activity-failed:${message}`,
   };
 }
+
+const progressWindow = 2_000;
 
 function continueAsNewDue(input: TurnWorkflowInput): boolean {
   const info = workflowInfo();
