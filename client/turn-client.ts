@@ -6,6 +6,7 @@ import {
 } from '@temporalio/client';
 import { z } from 'zod';
 import {
+  approvalConfigSchema,
   budgetSchema,
   detectionConfigSchema,
   dispatchConfigSchema,
@@ -37,6 +38,7 @@ export const startTurnSchema = z.object({
   dispatch: dispatchConfigSchema.partial().optional(),
   budget: budgetSchema.optional(),
   detection: detectionConfigSchema.partial().optional(),
+  approvals: approvalConfigSchema.optional(),
   timing: activityTimingSchema.partial().optional(),
   continueAsNewAfterEvents: z.number().int().positive().optional(),
   maxOutputBytes: z.number().int().positive().optional(),
@@ -88,6 +90,7 @@ export class TurnClient {
         dispatch: { mode: 'parallel', maxConcurrency: 8, ...a.dispatch },
         budget: a.budget ?? {},
         detection: a.detection ?? {},
+        approvals: a.approvals ?? {},
       },
       ...(a.timing ? { timing: a.timing } : {}),
       ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),

@@ -28,6 +28,8 @@ export interface InProcessExecutorOptions {
   dispatch?: Partial<DispatchConfig>;
   budget?: Budget;
   detection?: Partial<DetectionConfig>;
+  /** How long a call may wait for an approval before it is rejected as expired. */
+  approvals?: { timeoutMs?: number };
   hooks?: readonly TurnHooks[];
   observers?: readonly TurnObserver[];
   /** Shared across turns; pass one registry to several executors to share health and circuits. */
@@ -105,6 +107,7 @@ export class InProcessExecutor {
       dispatch: { mode: 'parallel', maxConcurrency: 8, ...this.options.dispatch },
       budget: this.options.budget ?? {},
       detection: this.options.detection ?? {},
+      approvals: this.options.approvals ?? {},
     });
     if (!config.success)
       throw new Error(

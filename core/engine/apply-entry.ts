@@ -65,17 +65,25 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       }
       return state;
     }
+    case 'tool.approval_requested': {
+      const call = callOf(state, entry.toolCallId);
+      if (call.phase !== 'done') call.approvalRequestedAt = entry.at;
+      return state;
+    }
     case 'tool.approval_decided': {
       const call = callOf(state, entry.toolCallId);
       if (call.phase === 'done') return state;
       call.approval = { approved: entry.approved, ...(entry.reason ? { reason: entry.reason } : {}) };
+      call.approvalRequestedAt = undefined;
       if (entry.approved) call.phase = 'pending';
       else {
         decide(call, {
           status: 'error',
-          content: `the call was rejected by an approver${entry.reason ? `: ${entry.reason}` : ''}`,
+          content: entry.expired
+            ? `no approval decision within ${entry.reason ?? 'the approval timeout'}; the call was not run`
+            : `the call was rejected by an approver${entry.reason ? `: ${entry.reason}` : ''}`,
           attempts: ranAttempts(call),
-          errorType: 'rejected',
+          errorType: entry.expired ? 'approval-expired' : 'rejected',
         });
       }
       return state;

@@ -136,6 +136,11 @@ export class TurnEngine {
         `turn ${this.state.turnId}: response ${this.state.batch.responseIndex} is still streaming; feed onModelResponded first`,
       );
     }
+    if (this.state.batch && batchOpen(this.state)) {
+      this.expireApprovals(this.state.batch, now, entries);
+      this.settle(entries);
+      if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+    }
     if (batchOpen(this.state)) {
       const batch = this.state.batch;
       const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
@@ -146,8 +151,11 @@ export class TurnEngine {
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
       if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
       const approvals = this.state.halt ? [] : plan.approvals.map((c) => approvalRequest(c));
+      const deadline = this.state.halt ? undefined : this.approvalDeadline(plan.approvals, now, entries);
       const running = batch.calls.some((c) => c.phase === 'running');
-      const untilMs = this.state.halt ? undefined : 'nextRetryAt' in plan ? plan.nextRetryAt : undefined;
+      const retryAt = this.state.halt ? undefined : plan.nextRetryAt;
+      const untilMs =
+        retryAt === undefined ? deadline : deadline === undefined ? retryAt : Math.min(retryAt, deadline);
       if (!running && approvals.length === 0 && untilMs === undefined) {
         throw new Error(
           `turn ${this.state.turnId}: batch is open but nothing runs or waits (engine invariant broken)`,
@@ -355,6 +363,54 @@ export class TurnEngine {
       starts.push({ call: call.call, attempt: call.nextAttempt, approved: call.approval?.approved === true });
     }
     return { plan, starts };
+  }
+
+  /**
+   * Notes when calls begin waiting for a decision (the approval timeout counts from there) and
+   * returns the earliest deadline. Calls past it are settled by `expireApprovals`.
+   */
+  private approvalDeadline(
+    waiting: readonly CallState[],
+    now: number,
+    entries: JournalEntry[],
+  ): number | undefined {
+    const timeoutMs = this.state.config.approvals.timeoutMs;
+    let deadline: number | undefined;
+    for (const call of waiting) {
+      if (call.approvalRequestedAt === undefined) {
+        this.commit({ type: 'tool.approval_requested', toolCallId: call.call.toolCallId, at: now }, entries);
+      }
+      if (timeoutMs !== undefined)
+        deadline = Math.min(
+          deadline ?? Number.POSITIVE_INFINITY,
+          (call.approvalRequestedAt ?? now) + timeoutMs,
+        );
+    }
+    return deadline;
+  }
+
+  /** Rejects, as expired, every call that waited for a decision longer than the approval timeout. */
+  private expireApprovals(batch: BatchState, now: number, entries: JournalEntry[]): void {
+    const timeoutMs = this.state.config.approvals.timeoutMs;
+    if (timeoutMs === undefined || this.state.halt) return;
+    for (const call of batch.calls) {
+      if (
+        call.approvalRequestedAt === undefined ||
+        !needsApproval(call) ||
+        now < call.approvalRequestedAt + timeoutMs
+      )
+        continue;
+      this.commit(
+        {
+          type: 'tool.approval_decided',
+          toolCallId: call.call.toolCallId,
+          approved: false,
+          reason: `${timeoutMs} ms`,
+          expired: true,
+        },
+        entries,
+      );
+    }
   }
 
   /** The response with the calls accepted from its stream first, exactly as they were accepted. */

@@ -35,6 +35,7 @@ const callSnapshotSchema = z.object({
   retryAt: z.number().optional(),
   approval: z.object({ approved: z.boolean(), reason: z.string().optional() }).optional(),
   approvalReason: z.string().optional(),
+  approvalRequestedAt: z.number().optional(),
   final: toolOutputSchema.optional(),
   launched: z.boolean(),
   recorded: z.boolean(),

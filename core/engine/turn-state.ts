@@ -32,6 +32,8 @@ export interface CallState {
   approval?: { approved: boolean; reason?: string };
   /** Why a hook asked for approval (a tool that always requires it needs no reason). */
   approvalReason?: string;
+  /** When the call began waiting for its current decision. */
+  approvalRequestedAt?: number;
   /** Set once the call's output is decided (it may wait for earlier calls to be recorded). */
   final?: ToolOutput;
   /** Whether the call ever started (it then counts against the tool-call budget). */

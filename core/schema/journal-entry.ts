@@ -64,11 +64,15 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     /** Whether it will run again with the same idempotency key (the tool is retry-safe). */
     rerun: z.boolean(),
   }),
+  /** A call began waiting for a person's decision (its approval timeout counts from here). */
+  z.object({ type: z.literal('tool.approval_requested'), toolCallId: z.string(), at: z.number() }),
   z.object({
     type: z.literal('tool.approval_decided'),
     toolCallId: z.string(),
     approved: z.boolean(),
     reason: z.string().optional(),
+    /** Nobody decided within the approval timeout. */
+    expired: z.boolean().optional(),
   }),
   z.object({ type: z.literal('turn.halted'), reason: haltReasonSchema, detail: z.string() }),
 ]);

@@ -31,13 +31,20 @@ export const detectionConfigSchema = z.object({
   perTool: z.record(z.string(), detectionThresholdsSchema.partial()).default({}),
 });
 
+export const approvalConfigSchema = z.object({
+  /** A call that waits longer than this for a decision is rejected (an explicit error output). */
+  timeoutMs: z.number().int().positive().optional(),
+});
+
 export const turnConfigSchema = z.object({
   dispatch: dispatchConfigSchema.default({ mode: 'parallel', maxConcurrency: 8 }),
   budget: budgetSchema.default({}),
   detection: detectionConfigSchema.default({ enabled: true, warnAfter: 3, stopAfter: 10, perTool: {} }),
+  approvals: approvalConfigSchema.default({}),
 });
 
 export type DispatchConfig = z.infer<typeof dispatchConfigSchema>;
+export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
 export type Budget = z.infer<typeof budgetSchema>;
 export type DetectionConfig = z.infer<typeof detectionConfigSchema>;
 export type TurnConfig = z.infer<typeof turnConfigSchema>;

@@ -25,6 +25,7 @@ export interface TurnSpec {
   observers?: TurnObserver[];
   health?: ToolHealthRegistry;
   approver?: Approver;
+  approvals?: { timeoutMs?: number };
 }
 
 export interface RunningTurn {

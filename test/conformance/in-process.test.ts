@@ -16,6 +16,7 @@ const inProcess: ConformanceHarness = {
       ...(spec.observers ? { observers: spec.observers } : {}),
       ...(spec.health ? { health: spec.health } : {}),
       ...(spec.approver ? { approver: spec.approver } : {}),
+      ...(spec.approvals ? { approvals: spec.approvals } : {}),
     });
     const result = executor.runTurn(
       { turnId: spec.turnId, input: spec.input },

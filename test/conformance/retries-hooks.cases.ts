@@ -98,6 +98,34 @@ export function retryAndHookCases(harness: ConformanceHarness): void {
     });
   });
 
+  describe(`approvals (${harness.name})`, () => {
+    test('a call that waits longer than the approval timeout gets an explicit error and the turn carries on', async () => {
+      let ran = 0;
+      const risky = defineTool({
+        name: 'risky',
+        description: 'Needs a person',
+        input: z.object({}),
+        requiresApproval: true,
+        execute: () => {
+          ran += 1;
+          return 'done';
+        },
+      });
+      const result = await runSpec(harness, {
+        turnId: uniqueTurnId('approval-timeout'),
+        input: 'go',
+        tools: [risky],
+        approvals: { timeoutMs: 300 },
+        approver: () => new Promise(() => {}),
+        model: scriptedModel([{ toolCalls: [{ id: 'r', name: 'risky', args: {} }] }, { text: 'moved on' }]),
+      });
+      expect(ran).toBe(0);
+      expect(result.text).toBe('moved on');
+      expect(result.outputs[0]).toMatchObject({ status: 'error', errorType: 'approval-expired' });
+      expect(String(result.outputs[0]?.content)).toMatch(/no approval decision within 300 ms/);
+    });
+  });
+
   describe(`hooks (${harness.name})`, () => {
     const echo = defineTool({
       name: 'echo',

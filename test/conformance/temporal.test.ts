@@ -51,6 +51,7 @@ const onTemporal: ConformanceHarness = {
       ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
       ...(spec.budget ? { budget: spec.budget } : {}),
       ...(spec.detection ? { detection: spec.detection } : {}),
+      ...(spec.approvals ? { approvals: spec.approvals } : {}),
       timing: { heartbeatTimeoutMs: 2_000 },
     });
     let done = false;
@@ -67,10 +68,16 @@ const onTemporal: ConformanceHarness = {
           for (const call of state?.calls ?? []) {
             if (!call.approval || decided.has(call.toolCallId)) continue;
             decided.add(call.toolCallId);
-            const decision = await approver({ turnId: spec.turnId, ...call.approval });
-            await (decision.approved
-              ? turn.approve(call.toolCallId)
-              : turn.reject(call.toolCallId, decision.reason));
+            // A decision may never come (the approval timeout case): do not let it hold the loop.
+            void approver({ turnId: spec.turnId, ...call.approval })
+              .then((decision) =>
+                done
+                  ? undefined
+                  : decision.approved
+                    ? turn.approve(call.toolCallId)
+                    : turn.reject(call.toolCallId, decision.reason),
+              )
+              .catch(() => {});
           }
           await sleep(50);
         }
