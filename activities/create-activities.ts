@@ -14,7 +14,7 @@ import {
 } from '../core';
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
-import { acceptCallUpdate, modelRequestQuery } from '../workflows/definitions';
+import { acceptCallsUpdate, modelRequestQuery } from '../workflows/definitions';
 import type {
   CallModelInput,
   CallModelOutput,
@@ -22,6 +22,7 @@ import type {
   RunToolOutput,
   TurnActivities,
 } from './activity-types';
+import { CallHandOver } from './call-hand-over';
 
 export interface ActivityDeps {
   registry: ToolRegistry;
@@ -85,6 +86,15 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
       const used = new Set(request.callIds);
       const streamedIds = new Set<string>();
+      // Calls go to the workflow by Update as soon as they are complete; those that complete while
+      // an Update is in flight go together in the next one (fewer workflow tasks, same order).
+      const handOver = new CallHandOver(async (calls, batch) => {
+        await workflow.executeUpdate(acceptCallsUpdate, {
+          args: [{ responseIndex, calls }],
+          updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${batch}`,
+        });
+        for (const call of calls) streamedIds.add(call.toolCallId);
+      });
       try {
         const { collected, broken } = await streamResponse({
           model,
@@ -104,18 +114,15 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
             const call = prepareCall({
               registry: deps.registry,
               raw: part,
-              position: streamedIds.size,
+              position: used.size - request.callIds.length,
               responseIndex,
               usedIds: used,
             });
             used.add(call.toolCallId);
-            await workflow.executeUpdate(acceptCallUpdate, {
-              args: [{ responseIndex, call }],
-              updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${streamedIds.size}`,
-            });
-            streamedIds.add(call.toolCallId);
+            handOver.push(call);
           },
         });
+        await handOver.drain();
         const response = buildModelResponse({
           collected,
           registry: deps.registry,

@@ -1,5 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TurnResult, TurnStateView } from '../core';
+import type { TurnWorkflowResult } from '../workflows/definitions';
 import {
   approvalSchema,
   approveUpdate,
@@ -7,6 +8,7 @@ import {
   progressQuery,
   stateQuery,
 } from '../workflows/definitions';
+import { unpackJson } from '../workflows/packed-json';
 
 /** One turn on Temporal, as a caller holds it. */
 export class TurnHandle {
@@ -16,8 +18,8 @@ export class TurnHandle {
   ) {}
 
   /** The turn's result once it ends. A cancelled turn resolves too, with status `cancelled`. */
-  result(): Promise<TurnResult> {
-    return this.workflow.result() as Promise<TurnResult>;
+  async result(): Promise<TurnResult> {
+    return unpackResult((await this.workflow.result()) as TurnWorkflowResult);
   }
 
   /** Asks the turn to stop: open calls get interrupted outputs and the turn ends `cancelled`. */
@@ -70,4 +72,16 @@ export class TurnHandle {
       );
     await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });
   }
+}
+
+/** The workflow's compact result as callers want it: outputs are the tool results of the transcript. */
+export function unpackResult(result: TurnWorkflowResult): TurnResult {
+  const { packed, ...summary } = result;
+  const { transcript, events } = unpackJson<Pick<TurnResult, 'transcript' | 'events'>>(packed);
+  const outputs = transcript.flatMap((message) =>
+    message.role === 'tool'
+      ? message.content.map((part) => ({ toolCallId: part.toolCallId, name: part.toolName, ...part.output }))
+      : [],
+  );
+  return { ...summary, outputs, transcript, events };
 }

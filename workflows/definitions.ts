@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { JournalEntry } from '../core';
+import type { JournalEntry, TurnResult } from '../core';
 import {
   type Message,
   messageSchema,
@@ -75,11 +75,35 @@ export interface StreamedCall {
   call: PreparedCall;
 }
 
+/** Calls handed over in one Update: those that completed while the previous Update was in flight. */
+export interface StreamedCalls {
+  responseIndex: number;
+  calls: PreparedCall[];
+}
+
 export const stateQuery = defineQuery<TurnStateView>('state');
 export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number]>('modelRequest');
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
-/** Internal: the model activity hands over each finished tool call (the handler only enqueues). */
-export const acceptCallUpdate = defineUpdate<{ accepted: boolean }, [StreamedCall]>('acceptCall');
+/** Internal: the model activity hands over finished tool calls (the handler only enqueues). */
+export const acceptCallsUpdate = defineUpdate<{ accepted: boolean }, [StreamedCalls]>('acceptCalls');
+
+/**
+ * What the workflow returns: the summary in the clear (for the Web UI and list views), the
+ * transcript and events packed — a long turn's would not fit one payload as plain JSON. The
+ * outputs are not repeated: they are the tool results in the transcript. `TurnHandle.result()`
+ * unpacks it into a `TurnResult`.
+ */
+export interface TurnWorkflowResult {
+  turnId: string;
+  status: TurnResult['status'];
+  reason?: string;
+  text: string;
+  usage: TurnResult['usage'];
+  modelResponses: number;
+  toolCalls: number;
+  /** `packJson({ transcript, events })`. */
+  packed: string;
+}
 
 /** One journal entry as watchers see it, numbered across the turn's runs. */
 export interface ProgressEntry {

@@ -21,13 +21,13 @@ import {
   type TranscriptEvent,
   TurnEngine,
   type TurnOperation,
-  type TurnResult,
   turnStateView,
 } from '../core';
 import { packCarried, unpackCarried } from './carried-turn';
+import type { TurnWorkflowResult } from './definitions';
 import {
   type Approval,
-  acceptCallUpdate,
+  acceptCallsUpdate,
   approvalSchema,
   approveUpdate,
   modelRequestQuery,
@@ -38,6 +38,7 @@ import {
   type TurnWorkflowInput,
   turnWorkflowInputSchema,
 } from './definitions';
+import { packJson } from './packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from './search-attributes';
 
 interface Completion {
@@ -54,7 +55,7 @@ interface Completion {
  * as an Update, cancellation as explicit interrupted outputs written in a non-cancellable scope.
  * Temporal's history is the journal: on replay the engine is rebuilt by re-running this code.
  */
-export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnResult> {
+export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWorkflowResult> {
   const input = turnWorkflowInputSchema.parse(rawInput);
   const { timing } = input;
   // A run after continue-as-new picks up the turn where the previous run left it.
@@ -112,9 +113,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
   });
   const streamedCalls: StreamedCall[] = [];
   setHandler(
-    acceptCallUpdate,
+    acceptCallsUpdate,
     (streamed) => {
-      streamedCalls.push(streamed);
+      for (const call of streamed.calls) streamedCalls.push({ responseIndex: streamed.responseIndex, call });
       return { accepted: true };
     },
     {
@@ -320,7 +321,8 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnRes
     { key: turnStatusKey, value: outcome.status },
     { key: waitingForApprovalKey, value: false },
   ]);
-  return { ...outcome, events: entries };
+  const { outputs: _outputs, transcript, ...summary } = outcome;
+  return { ...summary, packed: packJson({ transcript, events: entries }) };
 }
 
 /**

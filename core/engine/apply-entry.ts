@@ -212,6 +212,7 @@ function applyAttemptFinished(
     content: result.content,
     attempts: ranAttempts(call),
     ...(result.status !== 'ok' ? { errorType: result.errorType } : {}),
+    ...('truncated' in result && result.truncated ? { truncated: true } : {}),
   });
   return state;
 }

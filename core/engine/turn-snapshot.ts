@@ -3,7 +3,7 @@ import { LoopDetector } from '../detection/loop-detector';
 import { attemptResultSchema } from '../schema/attempt-result';
 import { messageSchema } from '../schema/messages';
 import { preparedCallSchema } from '../schema/prepared-call';
-import { toolOutputSchema } from '../schema/tool-output';
+import { type ToolOutput, toolOutputSchema } from '../schema/tool-output';
 import { turnConfigSchema } from '../schema/turn-config';
 import { haltReasonSchema, turnStatusSchema } from '../schema/turn-status';
 import { usageSchema } from '../schema/usage';
@@ -67,14 +67,17 @@ export const turnSnapshotSchema = z.object({
   halt: halt.optional(),
   pendingHalt: halt.optional(),
   finished: z.object({ status: turnStatusSchema, reason: z.string().optional() }).optional(),
-  outputs: z.array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema })),
+  /** Not carried (they are the tool results in `messages`); accepted and ignored when present. */
+  outputs: z
+    .array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema }))
+    .optional(),
   callIds: z.array(z.string()),
   detector: z.object({ counts: z.array(z.tuple([z.string(), z.number()])), history: z.array(z.string()) }),
 });
 export type TurnSnapshot = z.infer<typeof turnSnapshotSchema>;
 
 export function snapshotOf(state: TurnState): TurnSnapshot {
-  const { batch, callIds, detector, ...rest } = state;
+  const { batch, callIds, detector, outputs: _outputs, ...rest } = state;
   return {
     ...structuredCloneJson(rest),
     schemaVersion: turnSnapshotVersion,
@@ -102,12 +105,30 @@ export function stateFromSnapshot(raw: unknown): TurnState {
         .map((i) => `${i.path.join('.')}: ${i.message}`)
         .join('; ')}`,
     );
-  const { schemaVersion: _version, batch, callIds, detector, ...rest } = parsed.data;
+  const { schemaVersion: _version, batch, callIds, detector, outputs: _carried, ...rest } = parsed.data;
   const restoredBatch: BatchState | undefined = batch
     ? { ...batch, byId: new Map(batch.calls.map((c) => [c.call.toolCallId, c])) }
     : undefined;
+  // Outputs are the tool results already in the transcript, then those recorded in the open batch.
+  const outputs = [
+    ...rest.messages.flatMap((m) =>
+      m.role === 'tool'
+        ? m.content.map((p) => ({ toolCallId: p.toolCallId, toolName: p.toolName, output: p.output }))
+        : [],
+    ),
+    ...(batch && batch.recordedCount < batch.calls.length
+      ? batch.calls
+          .filter((c) => c.recorded && c.final)
+          .map((c) => ({
+            toolCallId: c.call.toolCallId,
+            toolName: c.call.toolName,
+            output: c.final as ToolOutput,
+          }))
+      : []),
+  ];
   return {
     ...rest,
+    outputs,
     ...(restoredBatch ? { batch: restoredBatch } : {}),
     callIds: new Set(callIds),
     detector: LoopDetector.restore(rest.config.detection, detector),

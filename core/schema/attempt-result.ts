@@ -2,13 +2,19 @@ import { z } from 'zod';
 
 /** What one attempt of a tool call came to. The engine decides from it whether to retry. */
 export const attemptResultSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('ok'), content: z.unknown(), resultHash: z.string() }),
+  z.object({
+    status: z.literal('ok'),
+    content: z.unknown(),
+    resultHash: z.string(),
+    truncated: z.boolean().optional(),
+  }),
   z.object({
     status: z.literal('error'),
     content: z.string(),
     errorType: z.string(),
     retryable: z.boolean(),
     resultHash: z.string(),
+    truncated: z.boolean().optional(),
   }),
   /** The attempt did not finish: aborted, or its host was lost and it may not be run again. */
   z.object({ status: z.literal('interrupted'), content: z.string(), errorType: z.string() }),

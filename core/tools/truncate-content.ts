@@ -12,7 +12,7 @@ export function truncateResult(result: AttemptResult, maxBytes: number): Attempt
   let cut = text.slice(0, maxBytes);
   while (utf8Length(cut) > maxBytes) cut = cut.slice(0, Math.floor(cut.length * 0.9));
   const content = `${cut}\n[truncated: output was ${size} bytes; the first ${utf8Length(cut)} are shown]`;
-  return { ...result, content };
+  return { ...result, content, truncated: true };
 }
 
 function utf8Length(text: string): number {
