@@ -1,5 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { TurnResult, TurnStateView } from '../core';
+import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
 import type { TurnWorkflowResult } from '../workflows/definitions';
 import {
   approvalSchema,
@@ -77,7 +77,12 @@ export class TurnHandle {
 /** The workflow's compact result as callers want it: outputs are the tool results of the transcript. */
 export function unpackResult(result: TurnWorkflowResult): TurnResult {
   const { packed, ...summary } = result;
-  const { transcript, events } = unpackJson<Pick<TurnResult, 'transcript' | 'events'>>(packed);
+  const { events, notices } = unpackJson<{ events: TurnResult['events']; notices: Record<string, string> }>(
+    packed,
+  );
+  const started = events[0];
+  const inputLength = started?.type === 'turn.started' ? started.input.length : 0;
+  const transcript = messagesFromEvents(events, notices).slice(inputLength);
   const outputs = transcript.flatMap((message) =>
     message.role === 'tool'
       ? message.content.map((part) => ({ toolCallId: part.toolCallId, name: part.toolName, ...part.output }))

@@ -2,6 +2,7 @@ export * from './budget/budget-check';
 export * from './detection/loop-detector';
 export * from './dispatch/plan-waves';
 export * from './engine/apply-entry';
+export * from './engine/messages-from-events';
 export * from './engine/plan-launches';
 export * from './engine/turn-engine';
 export * from './engine/turn-outcome';

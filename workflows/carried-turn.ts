@@ -1,4 +1,4 @@
-import type { TranscriptEvent, TurnSnapshot } from '../core';
+import { messagesFromEvents, type TranscriptEvent, type TurnSnapshot } from '../core';
 import { packJson, unpackJson } from './packed-json';
 
 /**
@@ -12,10 +12,21 @@ export interface CarriedTurn {
   progressSeq?: number;
 }
 
+/**
+ * Packs a carried turn holding each output once: the messages are left out of the snapshot and
+ * rebuilt from the events on the other side (with the engine's notices, kept by call id).
+ */
 export function packCarried(carried: CarriedTurn): string {
-  return packJson(carried);
+  const notices: Record<string, string> = {};
+  for (const message of carried.snapshot.messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) if (part.output.notice) notices[part.toolCallId] = part.output.notice;
+  }
+  return packJson({ ...carried, snapshot: { ...carried.snapshot, messages: [] }, notices });
 }
 
 export function unpackCarried(packed: string): CarriedTurn {
-  return unpackJson<CarriedTurn>(packed);
+  const carried = unpackJson<CarriedTurn & { notices: Record<string, string> }>(packed);
+  const { notices, ...rest } = carried;
+  return { ...rest, snapshot: { ...rest.snapshot, messages: messagesFromEvents(rest.events, notices) } };
 }

@@ -101,7 +101,7 @@ export interface TurnWorkflowResult {
   usage: TurnResult['usage'];
   modelResponses: number;
   toolCalls: number;
-  /** `packJson({ transcript, events })`. */
+  /** `packJson({ events, notices })`: the transcript is rebuilt from the events (see `unpackResult`). */
   packed: string;
 }
 

@@ -321,8 +321,11 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     { key: turnStatusKey, value: outcome.status },
     { key: waitingForApprovalKey, value: false },
   ]);
-  const { outputs: _outputs, transcript, ...summary } = outcome;
-  return { ...summary, packed: packJson({ transcript, events: entries }) };
+  const { outputs: _outputs, transcript: _transcript, ...summary } = outcome;
+  // Each output once: the transcript is rebuilt from the events (plus the engine's notices).
+  const notices: Record<string, string> = {};
+  for (const output of outcome.outputs) if (output.notice) notices[output.toolCallId] = output.notice;
+  return { ...summary, packed: packJson({ events: entries, notices }) };
 }
 
 /**

@@ -81,7 +81,8 @@ export function snapshotOf(state: TurnState): TurnSnapshot {
   return {
     ...structuredCloneJson(rest),
     schemaVersion: turnSnapshotVersion,
-    ...(batch
+    // A batch whose outputs are all recorded is history (its outputs are in the messages): not carried.
+    ...(batch && (batch.streamOpen || batch.recordedCount < batch.calls.length)
       ? {
           batch: {
             responseIndex: batch.responseIndex,
