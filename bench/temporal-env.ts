@@ -1,0 +1,123 @@
+/**
+ * The Temporal side of the benchmarks: a dev server started here (on a throwaway SQLite file, never
+ * the one named by TEMPORAL_ADDRESS), connections to it, and helpers to run a worker for a while.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { ensureTemporal } from 'durable-turns/devserver';
+
+export interface BenchTemporal {
+  address: string;
+  namespace: string;
+  native: NativeConnection;
+  connection: Connection;
+  /** How long the dev server took to be ready. */
+  serverStartMs: number;
+  /** The dev server's process id, for CPU accounting. */
+  serverPid: number | undefined;
+  close(): Promise<void>;
+}
+
+export async function openBenchTemporal(log: (message: string) => void): Promise<BenchTemporal> {
+  const stateDir = await mkdtemp(join(tmpdir(), 'durable-turns-bench-'));
+  // Our own server even when the environment names one: the numbers must not depend on it.
+  const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;
+  const started = performance.now();
+  const temporal = await ensureTemporal({
+    env,
+    stateDir,
+    headless: true,
+    // Throwaway state: no need to wait for a clean shutdown.
+    stopTimeoutMs: 0,
+    log: (line) => log(`temporal: ${line}`),
+  }).catch(async (error: unknown) => {
+    await rm(stateDir, { recursive: true, force: true });
+    throw error;
+  });
+  const serverStartMs = performance.now() - started;
+  const native = await NativeConnection.connect({ address: temporal.address });
+  const connection = await Connection.connect(temporal.connectionOptions);
+  return {
+    address: temporal.address,
+    namespace: temporal.namespace,
+    native,
+    connection,
+    serverStartMs,
+    serverPid: temporal.devServer?.pid,
+    close: async () => {
+      await connection.close().catch(() => {});
+      await native.close().catch(() => {});
+      await temporal.stop();
+      await rm(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the worker until `stop` is called (which resolves once it has shut down). */
+export function startWorker(worker: Worker): { stop(): Promise<void> } {
+  const running = worker.run();
+  let stopped: Promise<void> | undefined;
+  return {
+    stop: () => {
+      stopped ??= (async () => {
+        worker.shutdown();
+        await running;
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Everything an async iterable yields (e.g. a visibility list). */
+export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** Linux clock ticks per second (`getconf CLK_TCK`; 100 on every common kernel). */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc; undefined elsewhere. */
+function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How many cores this process (worker, client, bench) and the dev server kept busy between
+ * `start` and `stop`: CPU seconds over wall seconds.
+ */
+export function cpuMeter(serverPid: number | undefined) {
+  const started = performance.now();
+  const ownStart = process.cpuUsage();
+  const serverStart = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+  return {
+    stop: () => {
+      const wallS = (performance.now() - started) / 1_000;
+      const own = process.cpuUsage(ownStart);
+      const serverEnd = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+      const serverS =
+        serverStart === undefined || serverEnd === undefined ? undefined : serverEnd - serverStart;
+      const benchS = (own.user + own.system) / 1e6;
+      return {
+        wallS: Math.round(wallS * 1_000) / 1_000,
+        benchCpuS: Math.round(benchS * 1_000) / 1_000,
+        /** /proc counts in 10 ms ticks. */
+        serverCpuS: serverS === undefined ? null : Math.round(serverS * 100) / 100,
+        benchProcessCores: Math.round((benchS / wallS) * 100) / 100,
+        serverCores: serverS === undefined ? null : Math.round((serverS / wallS) * 100) / 100,
+      };
+    },
+  };
+}
