@@ -18,6 +18,11 @@ export class CallHandOver {
     this.sending ??= this.flush();
   }
 
+  /** Lets the calls of a burst (parts parsed in the same tick) queue up before the first send. */
+  private static nextTick(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
   async drain(): Promise<void> {
     while (this.sending) await this.sending;
     if (this.failure !== undefined) throw this.failure;
@@ -25,6 +30,7 @@ export class CallHandOver {
 
   private async flush(): Promise<void> {
     try {
+      await CallHandOver.nextTick();
       while (this.queue.length > 0 && this.failure === undefined) {
         const calls = this.queue.splice(0);
         await this.send(calls, this.batches++);

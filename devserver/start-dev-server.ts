@@ -229,6 +229,9 @@ async function launch({
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Hold the event loop while stopping: a script whose last step is `await stop()` must not
+      // exit before the server is gone (the child was unref'd so a forgotten server cannot hold it).
+      child.ref();
       if (exitReason === undefined) await stopProcessGroup({ pid, exited, timeoutMs: stopTimeoutMs, log });
       release();
     })();
