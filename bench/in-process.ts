@@ -5,11 +5,12 @@
  *
  *   npx tsx bench/in-process.ts            (BENCH_QUICK=1 for a fast smoke run)
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { measureDispatchOverhead } from './dispatch-overhead';
-import { round } from './measure';
+import { machineInfo, round } from './measure';
 import { measureSameTurnOnPeers } from './same-turn-on-peers';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -21,14 +22,7 @@ async function main(): Promise<void> {
   const dispatch = await measureDispatchOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 21, log });
   const peers = await measureSameTurnOnPeers({ warmup: quick ? 3 : 50, runs: quick ? 5 : 200, log });
   const report = {
-    machine: {
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      /** 1-minute load average before and after: other work on the machine widens the spread. */
-      loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? 0, 2) },
-    },
+    machine: machineInfo(loadBefore),
     method:
       'median of interleaved runs after warm-up; a minor GC before each run; setup (executor, model, agent) and verification untimed; tools defined once per framework',
     dispatch,

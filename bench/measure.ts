@@ -1,3 +1,4 @@
+import { cpus, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -94,5 +95,16 @@ export function sampleMs(sample: Sample) {
     min: round(sample.minMs),
     max: round(sample.maxMs),
     runs: sample.runs,
+  };
+}
+
+/** The machine a benchmark ran on; the 1-minute load before and after tells how noisy the run was. */
+export function machineInfo(loadBefore: number) {
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? 0, 2) },
   };
 }

@@ -10,8 +10,9 @@
  *
  *   npx tsx bench/streaming.ts            (BENCH_QUICK=1 for a fast smoke run)
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import {
   defineTool,
@@ -26,7 +27,7 @@ import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
 import { percentile, StreamClock, ToolClock } from './clocks';
-import { check, measureInterleaved, round, sampleMs, summarize, type Trial } from './measure';
+import { check, machineInfo, measureInterleaved, round, sampleMs, summarize, type Trial } from './measure';
 import { openBenchTemporal, startWorker } from './temporal-env';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -313,21 +314,11 @@ async function main(): Promise<void> {
     failure = error;
     log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   } finally {
-    // The dev server's process handle is unref'd: without something holding the event loop open,
-    // Node would exit while `stop()` waits for the server to exit, skipping everything after it.
-    const keepAlive = setInterval(() => {}, 1_000);
     await temporal.close();
-    clearInterval(keepAlive);
   }
 
   const full = {
-    machine: {
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? 0, 2) },
-    },
+    machine: machineInfo(loadBefore),
     temporal: {
       server:
         'temporal server start-dev (embedded, SQLite file in a temp dir), headless, started by this run',

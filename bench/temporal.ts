@@ -11,6 +11,7 @@
  * 4. tool calls per second with 50 concurrent turns on one worker;
  * 5. history bytes per model request early and late in a 200-request turn.
  */
+
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,16 @@ import { z } from 'zod';
 import { StreamClock, ToolClock } from './clocks';
 import type { floorWorkflow } from './floor-workflow';
 import { byEventType, eventBytes, eventTimeMs, type HistoryEvent, historyProfile } from './history-profile';
-import { check, measureInterleaved, round, type Sample, sampleMs, summarize, type Trial } from './measure';
+import {
+  check,
+  machineInfo,
+  measureInterleaved,
+  round,
+  type Sample,
+  sampleMs,
+  summarize,
+  type Trial,
+} from './measure';
 import { ExecutionCounter, NOOP_RESULT, noopTool } from './noop-tool';
 import { type BenchTemporal, collect, cpuMeter, openBenchTemporal, startWorker } from './temporal-env';
 
@@ -952,21 +962,10 @@ async function main(): Promise<void> {
     failure = error;
     log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   } finally {
-    // The dev server's process handle is unref'd: without something holding the event loop open,
-    // Node would exit while `stop()` waits for the server to exit, skipping everything after it.
-    const keepAlive = setInterval(() => {}, 1_000);
     await temporalEnv.close();
-    clearInterval(keepAlive);
   }
   const report = {
-    machine: {
-      node: process.version,
-      platform: `${process.platform}-${process.arch}`,
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      /** 1-minute load average before and after: other work on the machine widens the spread. */
-      loadAverage: { before: round(loadBefore, 2), after: round(loadavg()[0] ?? 0, 2) },
-    },
+    machine: machineInfo(loadBefore),
     temporal: {
       server:
         'temporal server start-dev (embedded, SQLite file in a temp dir), headless, started by this run',
