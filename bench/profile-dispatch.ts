@@ -63,6 +63,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   const turnMs: number[] = [];
+  const cpuMs: number[] = [];
   const appendMs: number[] = [];
   let counts = { appends: 0, entries: 0, next: 0 };
   for (let r = 0; r < warmup + runs; r++) {
@@ -71,27 +72,34 @@ async function main(): Promise<void> {
     const executor = new InProcessExecutor({
       tools: [noopTool(counter)],
       model: scriptedModel([{ toolCalls: noopCalls(calls) }, { text: 'done' }]),
-      dispatch: { mode, maxConcurrency: calls },
+      dispatch: { mode, maxConcurrency: Math.max(1, calls) },
       detection: { enabled: false },
       journal,
     });
     nextCalls = 0;
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     const result = await executor.runTurn({ turnId: `profile-${r}`, input: 'go' });
     const elapsed = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStarted);
     if (result.status !== 'completed' || counter.count !== calls)
       throw new Error('turn did not run its calls');
     if (r < warmup) continue;
     turnMs.push(elapsed);
+    cpuMs.push((cpu.user + cpu.system) / 1000);
     appendMs.push(journal.appendMs);
     counts = { appends: journal.appends, entries: journal.entries, next: nextCalls };
   }
   const turn = median(turnMs);
+  const best = Math.min(...turnMs);
+  // CPU time of this single-threaded loop: steadier than wall time on a shared machine.
+  const cpu = median(cpuMs);
   const append = median(appendMs);
   process.stderr.write(
     `${mode} ${calls} calls: ${turn.toFixed(1)} ms/turn = ${((turn * 1000) / calls).toFixed(1)} µs/call; ` +
       `journal appends ${counts.appends} (${counts.entries} entries) took ${append.toFixed(1)} ms ` +
       `= ${((append * 1000) / calls).toFixed(1)} µs/call (${((100 * append) / turn).toFixed(0)}%); ` +
+      `best ${((best * 1000) / calls).toFixed(1)} µs/call, CPU ${((cpu * 1000) / calls).toFixed(1)} µs/call; ` +
       `engine.next() called ${counts.next} times\n`,
   );
 }

@@ -1,6 +1,4 @@
-// biome-ignore lint/correctness/noNodejsModules: this test reads core's sources from disk; core itself may not.
 import { readdirSync, readFileSync } from 'node:fs';
-// biome-ignore lint/correctness/noNodejsModules: as above.
 import { join, relative } from 'node:path';
 import { parseSync } from '@swc/core';
 

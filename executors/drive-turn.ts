@@ -2,11 +2,11 @@ import {
   type ApprovalRequest,
   type AttemptResult,
   buildModelResponse,
+  type JournalEntry,
   ModelError,
   type ModelRequest,
   type PreparedCall,
   prepareCall,
-  retryPolicySchema,
   runToolAttempt,
   type ToolStart,
   type TurnEngine,
@@ -44,10 +44,13 @@ export async function driveTurn({
 }): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
-  const running = new Map<string, Promise<void>>();
+  // Attempts still running, and who waits for the last of them (a finished turn lets them end).
+  let running = 0;
+  let allDone: (() => void) | undefined;
   // One signal for every attempt of the turn: a cancel stops them all, and a controller per
-  // attempt costs more than the no-op tools it would guard.
-  const toolAbort = new AbortController();
+  // attempt costs more than the no-op tools it would guard. Made at the first launch: a turn that
+  // only talks needs none.
+  let toolAbort: AbortController | undefined;
   const completions: Completion[] = [];
   const decisions: { toolCallId: string; approved: boolean; reason?: string }[] = [];
   const asked = new Set<string>();
@@ -57,8 +60,9 @@ export async function driveTurn({
   const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
 
   const launch = (start: ToolStart) => {
-    const key = `${start.call.toolCallId}#${start.attempt}`;
-    const done = runToolAttempt({
+    running += 1;
+    toolAbort ??= new AbortController();
+    runToolAttempt({
       turnId: engine.turnId,
       call: start.call,
       attempt: start.attempt,
@@ -70,26 +74,47 @@ export async function driveTurn({
       timers,
       signal: toolAbort.signal,
     }).then(({ result, durationMs }) => {
-      running.delete(key);
       completions.push({ toolCallId: start.call.toolCallId, attempt: start.attempt, result, durationMs });
+      running -= 1;
+      if (running === 0) allDone?.();
       wake.notify();
     });
-    running.set(key, done);
   };
+  const attemptsEnded = () =>
+    running === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          allDone = resolve;
+        });
 
   // Every completion that arrived since the last look, folded in and persisted in one append.
   const fold = async () => {
     if (completions.length === 0) return;
     const now = timers.now();
-    await writer.append(completions.splice(0).flatMap((c) => engine.onToolAttemptFinished({ ...c, now })));
+    const entries: JournalEntry[] = [];
+    for (const c of completions.splice(0)) {
+      entries.push(
+        ...engine.onToolAttemptFinished({
+          toolCallId: c.toolCallId,
+          attempt: c.attempt,
+          result: c.result,
+          durationMs: c.durationMs,
+          now,
+        }),
+      );
+    }
+    await writer.append(entries);
   };
   // A call complete in the stream is accepted at once and starts if dispatch allows it
   // (parallel mode, concurrency-safe, in the current wave); the others wait for the end.
   const startMidStream = async (call: PreparedCall) => {
     await fold();
-    await writer.append(engine.onCallStreamed({ responseIndex: engine.view.responseIndex, call }));
+    // The call's acceptance and its start are persisted together, before it runs.
+    const accepted = engine.onCallStreamed({ responseIndex: engine.view.responseIndex, call });
     const { entries, starts } = engine.streamStarts(timers.now());
-    await writer.append(entries);
+    await writer.append(
+      accepted.length === 0 ? entries : entries.length === 0 ? accepted : [...accepted, ...entries],
+    );
     for (const start of starts) launch(start);
   };
 
@@ -98,7 +123,7 @@ export async function driveTurn({
       if (signal?.aborted && !cancelled) {
         cancelled = true;
         await writer.append(engine.onCancel({ reason: reasonOf(signal) }));
-        toolAbort.abort(signal.reason);
+        toolAbort?.abort(signal.reason);
       }
       await fold();
       for (const d of decisions.splice(0)) await writer.append(engine.onApproval(d));
@@ -108,7 +133,7 @@ export async function driveTurn({
       const op: TurnOperation = step.op;
       switch (op.kind) {
         case 'finished':
-          await Promise.all(running.values());
+          await attemptsEnded();
           return { ...op.outcome, events: writer.transcriptEvents() };
         case 'call-model':
           await writer.append(await callModel({ engine, host, op, signal, onToolCall: startMidStream }));
@@ -134,7 +159,8 @@ export async function driveTurn({
   } finally {
     clearInterval(renewal);
     signal?.removeEventListener('abort', onAbort);
-    toolAbort.abort();
+    // Attempts still running when the turn ends (it threw) are told to stop.
+    if (running > 0) toolAbort?.abort(new Error('the turn ended'));
     await writer.release().catch(() => {});
   }
 }
@@ -176,7 +202,7 @@ async function callModel({
   onToolCall?: (call: PreparedCall) => Promise<void>;
 }) {
   const priorCallIds = new Set(engine.view.callIds);
-  const policy = retryPolicySchema.parse(host.modelRetry);
+  const policy = host.modelRetry;
   const request: ModelRequest = {
     turnId: engine.turnId,
     responseIndex: op.responseIndex,

@@ -4,9 +4,12 @@ import {
   type DetectionConfig,
   type DispatchConfig,
   type HostTimers,
+  type RetryPolicy,
   type RetryPolicyInput,
+  retryPolicySchema,
   ToolHealthRegistry,
   ToolRegistry,
+  type TurnConfig,
   TurnEngine,
   type TurnHooks,
   type TurnInput,
@@ -68,6 +71,7 @@ export class InProcessExecutor {
   private readonly owner: string;
   /** Turns this executor is driving now: opening one again would fence out its own live session. */
   private readonly active = new Set<string>();
+  private config?: TurnConfig;
 
   constructor(private readonly options: InProcessExecutorOptions) {
     const timers = options.timers ?? systemTimers;
@@ -78,7 +82,7 @@ export class InProcessExecutor {
       observers: options.observers ?? [],
       health: options.health ?? new ToolHealthRegistry({ now: timers.now }),
       ...(options.approver ? { approver: options.approver } : {}),
-      modelRetry: options.modelRetry ?? { maxAttempts: 3, initialDelayMs: 200 },
+      modelRetry: parseModelRetry(options.modelRetry ?? { maxAttempts: 3, initialDelayMs: 200 }),
       timers,
       leaseMs: options.leaseMs ?? 30_000,
     };
@@ -103,16 +107,7 @@ export class InProcessExecutor {
     const parsedInput = turnInputSchema.safeParse(input);
     if (!parsedInput.success)
       throw new Error(`invalid turn input: ${parsedInput.error.issues.map((i) => i.message).join('; ')}`);
-    const config = turnConfigSchema.safeParse({
-      dispatch: { mode: 'parallel', maxConcurrency: 8, ...this.options.dispatch },
-      budget: this.options.budget ?? {},
-      detection: this.options.detection ?? {},
-      approvals: this.options.approvals ?? {},
-    });
-    if (!config.success)
-      throw new Error(
-        `invalid turn configuration: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+    const config = this.turnConfig();
     this.claim(turnId);
     const session = await this.journal
       .open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs })
@@ -126,7 +121,7 @@ export class InProcessExecutor {
     const started = TurnEngine.start({
       turnId,
       input: parsedInput.data,
-      config: config.data,
+      config,
       now: this.host.timers.now(),
     });
     const writer = new JournalWriter(session, version, [], this.host.observers);
@@ -166,6 +161,23 @@ export class InProcessExecutor {
     );
   }
 
+  /** Every turn of this executor runs with the same configuration: checked once, on first use. */
+  private turnConfig(): TurnConfig {
+    if (this.config) return this.config;
+    const parsed = turnConfigSchema.safeParse({
+      dispatch: { mode: 'parallel', maxConcurrency: 8, ...this.options.dispatch },
+      budget: this.options.budget ?? {},
+      detection: this.options.detection ?? {},
+      approvals: this.options.approvals ?? {},
+    });
+    if (!parsed.success)
+      throw new Error(
+        `invalid turn configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+    this.config = parsed.data;
+    return parsed.data;
+  }
+
   private claim(turnId: string): void {
     if (this.active.has(turnId))
       throw new Error(
@@ -180,4 +192,13 @@ export class InProcessExecutor {
       throw error;
     };
   }
+}
+
+function parseModelRetry(input: RetryPolicyInput): RetryPolicy {
+  const parsed = retryPolicySchema.safeParse(input);
+  if (!parsed.success)
+    throw new Error(
+      `invalid modelRetry: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
 }

@@ -2,7 +2,7 @@ import type {
   AnyTool,
   ApprovalRequest,
   HostTimers,
-  RetryPolicyInput,
+  RetryPolicy,
   ToolHealthRegistry,
   ToolRegistry,
   TurnHooks,
@@ -23,7 +23,8 @@ export interface TurnHost {
   observers: readonly TurnObserver[];
   health: ToolHealthRegistry;
   approver?: Approver;
-  modelRetry: RetryPolicyInput;
+  /** Parsed once, when the executor is built. */
+  modelRetry: RetryPolicy;
   timers: HostTimers;
   leaseMs: number;
 }

@@ -91,13 +91,14 @@ function toParts(step: ScriptedResponse, responseIndex: number): ScriptedPart[] 
   if (step.reasoning) parts.push({ type: 'reasoning-delta', delta: step.reasoning });
   if (step.text) parts.push({ type: 'text-delta', delta: step.text });
   for (const [i, call] of (step.toolCalls ?? []).entries()) {
-    parts.push({
+    const part: ScriptedPart = {
       type: 'tool-call',
       toolCallId: call.id ?? `call_${responseIndex}_${i + 1}`,
       toolName: call.name,
       input: typeof call.args === 'string' ? call.args : JSON.stringify(call.args),
-      ...(call.delayMs ? { delayMs: call.delayMs } : {}),
-    });
+    };
+    if (call.delayMs) part.delayMs = call.delayMs;
+    parts.push(part);
   }
   parts.push({
     type: 'finish',

@@ -27,20 +27,22 @@ export function planWaves(calls: readonly PlannableCall[], mode: 'parallel' | 's
 export class WavePlanner {
   private wave = -1;
   private open = false;
-  private taken = new Set<string>();
+  private readonly taken = new Set<string>();
 
   constructor(private readonly mode: 'parallel' | 'sequential') {}
 
   /** Plans the next call of the batch; returns its wave. */
   add(call: PlannableCall): number {
     const safe = this.mode === 'parallel' && call.policy.concurrencySafe;
-    const conflicts = call.policy.resources.some((key) => this.taken.has(key));
+    const resources = call.policy.resources;
+    let conflicts = false;
+    for (const key of resources) if (this.taken.has(key)) conflicts = true;
     if (!safe || !this.open || conflicts) {
       this.wave += 1;
-      this.taken = new Set();
+      if (this.taken.size > 0) this.taken.clear();
       this.open = safe;
     }
-    for (const key of call.policy.resources) this.taken.add(key);
+    for (const key of resources) this.taken.add(key);
     return this.wave;
   }
 }

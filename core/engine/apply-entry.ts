@@ -2,8 +2,8 @@ import { LoopDetector } from '../detection/loop-detector';
 import { WavePlanner } from '../dispatch/plan-waves';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { PreparedCall } from '../schema/prepared-call';
-import type { ToolOutput } from '../schema/tool-output';
-import { turnConfigSchema } from '../schema/turn-config';
+import { copyOutput, type ToolOutput } from '../schema/tool-output';
+import { type TurnConfig, turnConfigSchema } from '../schema/turn-config';
 import type { HaltReason } from '../schema/turn-status';
 import { addUsage } from '../schema/usage';
 import { retryDelay } from '../tools/retry-decision';
@@ -17,7 +17,8 @@ import { type BatchState, type CallState, initialState, type TurnState } from '.
  */
 export function applyEntry(state: TurnState | undefined, entry: JournalEntry): TurnState {
   if (entry.type === 'turn.started') {
-    return initialState({ turnId: entry.turnId, config: turnConfigSchema.parse({}), input: entry.input });
+    // The defaults hold only until turn.opened brings the turn's own configuration.
+    return initialState({ turnId: entry.turnId, config: defaultConfig(), input: entry.input });
   }
   if (!state) throw new Error(`journal does not begin with turn.started (found ${entry.type})`);
   switch (entry.type) {
@@ -40,7 +41,8 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
         call.launched = true;
         state.spent.toolCalls += 1;
       }
-      call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
+      const again = call.attempts.findIndex((a) => a.attempt === entry.attempt);
+      if (again >= 0) call.attempts.splice(again, 1);
       call.attempts.push({ attempt: entry.attempt, startedAt: entry.at });
       call.phase = 'running';
       call.retryAt = undefined;
@@ -97,6 +99,12 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       state.modelInFlight = false;
       return state;
   }
+}
+
+let defaults: TurnConfig | undefined;
+function defaultConfig(): TurnConfig {
+  defaults ??= turnConfigSchema.parse({});
+  return defaults;
 }
 
 function applyResponse(
@@ -207,13 +215,11 @@ function applyAttemptFinished(
     call.retryAt = entry.at + delay;
     return state;
   }
-  decide(call, {
-    status: result.status,
-    content: result.content,
-    attempts: ranAttempts(call),
-    ...(result.status !== 'ok' ? { errorType: result.errorType } : {}),
-    ...('truncated' in result && result.truncated ? { truncated: true } : {}),
-  });
+  // Built by assignment, not conditional spreads: this runs for every call of every turn.
+  const output: ToolOutput = { status: result.status, content: result.content, attempts: ranAttempts(call) };
+  if (result.status !== 'ok') output.errorType = result.errorType;
+  if ('truncated' in result && result.truncated) output.truncated = true;
+  decide(call, output);
   return state;
 }
 
@@ -243,7 +249,7 @@ function applyRecorded(state: TurnState, toolCallId: string): TurnState {
   if (!batch || !call.final || call.recorded) return state;
   call.recorded = true;
   batch.recordedCount = call.position + 1;
-  const output = { ...call.final };
+  const output = copyOutput(call.final);
   // Loop detection sees every attempt that produced a result, in batch order at recording time.
   for (const attempt of call.attempts) {
     const result = attempt.result;

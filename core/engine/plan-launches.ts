@@ -8,6 +8,8 @@ export interface LaunchPlan {
   approvals: CallState[];
   /** The earliest time a waiting retry is due. */
   nextRetryAt?: number;
+  /** Calls running before these starts (all in the current wave). */
+  running: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export function planLaunches({
   dispatch: DispatchConfig;
   now: number;
 }): LaunchPlan {
-  const plan: LaunchPlan = { starts: [], approvals: [] };
+  const plan: LaunchPlan = { starts: [], approvals: [], running: 0 };
   // While the response streams, only safe calls may start, and only in parallel mode: an unsafe
   // call waits for the end of the stream (and is a barrier for everything after it).
   if (batch.streamOpen && dispatch.mode !== 'parallel') return plan;
@@ -41,7 +43,9 @@ export function planLaunches({
   const current: CallState[] = [];
   for (let i = first; i < batch.calls.length && batch.calls[i]?.wave === wave; i++)
     current.push(batch.calls[i] as CallState);
-  let busy = current.filter((c) => c.phase === 'running').length;
+  let busy = 0;
+  for (const call of current) if (call.phase === 'running') busy += 1;
+  plan.running = busy;
   for (const call of current) {
     if (call.phase === 'done') continue;
     if (needsApproval(call)) {

@@ -22,6 +22,7 @@ import type { JournalEntry } from '../schema/journal-entry';
 import type { AssistantMessage, Message, TurnInput } from '../schema/messages';
 import { normalizeInput } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
+import { copyOutput } from '../schema/tool-output';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
@@ -127,7 +128,6 @@ export class TurnEngine {
 
   next(now: number): Step {
     const entries: JournalEntry[] = [];
-    const commit = (entry: JournalEntry) => this.commit(entry, entries);
     this.settle(entries);
     if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
 
@@ -145,14 +145,15 @@ export class TurnEngine {
       const batch = this.state.batch;
       const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
       if (blocked && !this.state.halt)
-        commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked });
+        this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
       const { plan, starts } = this.launch(batch, now, entries);
       this.settle(entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
       if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
       const approvals = this.state.halt ? [] : plan.approvals.map((c) => approvalRequest(c));
       const deadline = this.state.halt ? undefined : this.approvalDeadline(plan.approvals, now, entries);
-      const running = batch.calls.some((c) => c.phase === 'running');
+      // Waves run in order, so every running call is in the wave the plan looked at.
+      const running = plan.running > 0;
       const retryAt = this.state.halt ? undefined : plan.nextRetryAt;
       const untilMs =
         retryAt === undefined ? deadline : deadline === undefined ? retryAt : Math.min(retryAt, deadline);
@@ -170,11 +171,11 @@ export class TurnEngine {
     }
     const blocked = modelRequestBlocked(this.state.config.budget, this.state.spent, now);
     if (blocked) {
-      commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked });
+      this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
       this.settle(entries);
       return { entries, op: { kind: 'finished', outcome: this.outcome() } };
     }
-    commit({ type: 'model.requested', responseIndex: this.state.responseIndex });
+    this.commit({ type: 'model.requested', responseIndex: this.state.responseIndex }, entries);
     return { entries, op: this.modelOp() };
   }
 
@@ -340,7 +341,7 @@ export class TurnEngine {
     entries: JournalEntry[],
   ): { plan: LaunchPlan; starts: ToolStart[] } {
     const plan = this.state.halt
-      ? { starts: [], approvals: [] }
+      ? { starts: [], approvals: [], running: batch.calls.filter((c) => c.phase === 'running').length }
       : planLaunches({ batch, dispatch: this.state.config.dispatch, now });
     const starts: ToolStart[] = [];
     for (const call of plan.starts) {
@@ -490,7 +491,8 @@ export class TurnEngine {
         if (state.batch.streamOpen) return;
         const next = state.batch.calls[state.batch.recordedCount];
         if (next?.final) {
-          const { notice: _derived, ...output } = next.final;
+          // The notice is derived again on replay (loop detection), so it is not recorded.
+          const output = copyOutput(next.final, { withNotice: false });
           this.commit({ type: 'tool.completed', toolCallId: next.call.toolCallId, output }, into);
           continue;
         }

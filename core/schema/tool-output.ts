@@ -29,3 +29,12 @@ export function renderToolOutput(output: ToolOutput): string {
     output.status === 'ok' ? '' : `[${output.status}${output.errorType ? `: ${output.errorType}` : ''}] `;
   return output.notice ? `${prefix}${body}\n\n${output.notice}` : `${prefix}${body}`;
 }
+
+/** A copy of an output, optionally without its notice (faster than a spread on this hot path). */
+export function copyOutput(from: ToolOutput, { withNotice = true } = {}): ToolOutput {
+  const output: ToolOutput = { status: from.status, content: from.content, attempts: from.attempts };
+  if (from.errorType !== undefined) output.errorType = from.errorType;
+  if (withNotice && from.notice !== undefined) output.notice = from.notice;
+  if (from.truncated !== undefined) output.truncated = from.truncated;
+  return output;
+}

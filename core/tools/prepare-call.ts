@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallPolicy, PreparedCall } from '../schema/prepared-call';
-import { retryPolicySchema } from '../schema/retry-policy';
+import { type RetryPolicy, retryPolicySchema } from '../schema/retry-policy';
 import type { AnyTool } from './define-tool';
 import type { ToolRegistry } from './tool-registry';
 
@@ -76,30 +76,41 @@ export function prepareCall({
       `invalid arguments for ${tool.name}:\n${z.prettifyError(parsed.error)}`,
     );
   }
-  return { ...base, toolCallId: id, policy: evaluatePolicy(tool, parsed.data) };
+  // A literal, not a spread of `base`: this runs for every call, and object spread is slow in V8.
+  return {
+    toolName: base.toolName,
+    input: base.input,
+    toolCallId: id,
+    policy: evaluatePolicy(tool, parsed.data),
+  };
 }
 
 export function evaluatePolicy(tool: AnyTool, args: unknown): CallPolicy {
   return {
-    concurrencySafe: safely(
-      () =>
-        typeof tool.concurrencySafe === 'function'
-          ? tool.concurrencySafe(args)
-          : (tool.concurrencySafe ?? false),
-      false,
-    ),
-    resources: safely(() => [...(tool.resources?.(args) ?? [])].map(String), []),
-    retry: retryPolicySchema.parse(tool.retry ?? {}),
+    concurrencySafe:
+      typeof tool.concurrencySafe === 'function'
+        ? safely(() => (tool.concurrencySafe as (a: unknown) => boolean)(args), false)
+        : (tool.concurrencySafe ?? false),
+    resources: tool.resources ? safely(() => [...(tool.resources?.(args) ?? [])].map(String), []) : [],
+    retry: retryPolicyOf(tool),
     timeoutMs: tool.timeoutMs,
     retrySafe: tool.retrySafe ?? false,
-    requiresApproval: safely(
-      () =>
-        typeof tool.requiresApproval === 'function'
-          ? tool.requiresApproval(args)
-          : (tool.requiresApproval ?? false),
-      true,
-    ),
+    requiresApproval:
+      typeof tool.requiresApproval === 'function'
+        ? safely(() => (tool.requiresApproval as (a: unknown) => boolean)(args), true)
+        : (tool.requiresApproval ?? false),
   };
+}
+
+/** A tool's retry policy with defaults filled in, parsed once per tool rather than once per call. */
+const retryPolicies = new WeakMap<AnyTool, RetryPolicy>();
+function retryPolicyOf(tool: AnyTool): RetryPolicy {
+  let policy = retryPolicies.get(tool);
+  if (!policy) {
+    policy = retryPolicySchema.parse(tool.retry ?? {});
+    retryPolicies.set(tool, policy);
+  }
+  return policy;
 }
 
 function reject(

@@ -4,7 +4,8 @@ import type { PreToolDecision, ToolHookContext, TurnHooks } from '../hooks/turn-
 import { notifyObservers, type TurnObserver } from '../hooks/turn-observer';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { PreparedCall } from '../schema/prepared-call';
-import type { AnyTool, ToolContext } from './define-tool';
+import type { AnyTool } from './define-tool';
+import { onAbort } from './on-abort';
 import { stableHash } from './stable-hash';
 import { truncateResult } from './truncate-content';
 
@@ -54,29 +55,32 @@ export class NonRetryableToolError extends Error {
 export async function runToolAttempt(
   args: RunToolAttemptArgs,
 ): Promise<{ result: AttemptResult; durationMs: number }> {
-  const { turnId, call, attempt, timers, observers = [] } = args;
-  const event = { turnId, toolCallId: call.toolCallId, toolName: call.toolName, attempt, args: call.input };
-  notifyObservers(observers, 'onToolPre', event);
+  const { turnId, call, attempt, timers } = args;
+  const observers = args.observers ?? [];
+  // Events are built only for someone to hear them: this runs once per attempt, thousands per turn.
+  const event =
+    observers.length > 0
+      ? { turnId, toolCallId: call.toolCallId, toolName: call.toolName, attempt, args: call.input }
+      : undefined;
+  if (event) notifyObservers(observers, 'onToolPre', event);
   const started = timers.now();
   const outcome = await attemptOutcome(args);
-  const result = {
-    ...outcome,
-    result: truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes),
-  };
+  const final = truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes);
   const durationMs = Math.max(0, timers.now() - started);
-  if (args.health && result.kind === 'ran') {
-    const outcome = result.result.status === 'ok' ? 'success' : result.timedOut ? 'timeout' : 'failure';
-    args.health.record(call.toolName, outcome, durationMs);
+  if (args.health && outcome.kind === 'ran') {
+    const health = final.status === 'ok' ? 'success' : outcome.timedOut ? 'timeout' : 'failure';
+    args.health.record(call.toolName, health, durationMs);
   }
-  const final = result.result;
-  notifyObservers(observers, 'onToolPost', {
-    ...event,
-    durationMs,
-    isError: final.status !== 'ok',
-    status: final.status,
-    ...('resultHash' in final ? { resultHash: final.resultHash } : {}),
-    result: final,
-  });
+  if (event) {
+    notifyObservers(observers, 'onToolPost', {
+      ...event,
+      durationMs,
+      isError: final.status !== 'ok',
+      status: final.status,
+      ...('resultHash' in final ? { resultHash: final.resultHash } : {}),
+      result: final,
+    });
+  }
   return { result: final, durationMs };
 }
 
@@ -94,14 +98,18 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
     );
   }
   if (args.signal?.aborted) return { kind: 'not-run', result: interrupted('cancelled before it started') };
-  const ctx: ToolHookContext = {
-    turnId: args.turnId,
-    toolCallId: call.toolCallId,
-    toolName: call.toolName,
-    attempt: args.attempt,
-    args: call.input,
-  };
-  const pre = await runPreHooks(args, ctx);
+  const hooks = args.hooks ?? [];
+  const ctx: ToolHookContext | undefined =
+    hooks.length > 0
+      ? {
+          turnId: args.turnId,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          attempt: args.attempt,
+          args: call.input,
+        }
+      : undefined;
+  const pre: PreOutcome = ctx ? await runPreHooks(args, ctx) : { kind: 'run', args: call.input };
   if (pre.kind === 'block') return notRun('blocked', `blocked by hook ${pre.hook}: ${pre.reason}`);
   if (pre.kind === 'ask')
     return { kind: 'not-run', result: { status: 'needs-approval', reason: pre.reason } };
@@ -122,8 +130,8 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
     args.health?.release(call.toolName);
     return { kind: 'not-run', result: ran.result };
   }
-  const replaced = await runPostHooks(args, { ...ctx, args: pre.args }, ran.result);
-  return { kind: 'ran', result: replaced, timedOut: ran.timedOut };
+  const result = ctx ? await runPostHooks(args, { ...ctx, args: pre.args }, ran.result) : ran.result;
+  return { kind: 'ran', result, timedOut: ran.timedOut };
 }
 
 type PreOutcome =
@@ -218,35 +226,28 @@ async function execute(
 ): Promise<{ result: AttemptResult; timedOut: boolean }> {
   const { call, timers } = args;
   const timeoutMs = call.policy.timeoutMs;
+  const outer = args.signal;
   // One signal per attempt: the host's own when there is no timeout (the cheap, common case),
   // else a controller that the host's signal and the timer both abort.
-  const controller = timeoutMs === undefined && args.signal ? undefined : new AbortController();
-  const signal = controller?.signal ?? (args.signal as AbortSignal);
-  const onOuterAbort = controller ? () => controller.abort(args.signal?.reason) : undefined;
-  if (onOuterAbort) args.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  const controller = timeoutMs === undefined && outer ? undefined : new AbortController();
+  const signal = controller?.signal ?? (outer as AbortSignal);
+  const unsubscribeOuter =
+    controller && outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
   const timer =
     timeoutMs === undefined || !controller
       ? undefined
       : timers.setTimeout(() => controller.abort(timeoutReason), timeoutMs);
-  let onAbort: (() => void) | undefined;
-  // A tool that ignores its signal must not hold the turn: the attempt ends when the signal fires.
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  aborted.catch(() => {});
   try {
-    const value = await Promise.race([
-      invoke(tool, input, {
-        turnId: args.turnId,
-        toolCallId: call.toolCallId,
-        idempotencyKey: `${args.turnId}/${call.toolCallId}`,
-        attempt: args.attempt,
-        signal,
-        heartbeat: args.heartbeat ?? noop,
-      }),
-      aborted,
-    ]);
+    let value: unknown = tool.execute(input, {
+      turnId: args.turnId,
+      toolCallId: call.toolCallId,
+      idempotencyKey: `${args.turnId}/${call.toolCallId}`,
+      attempt: args.attempt,
+      signal,
+      heartbeat: args.heartbeat ?? noop,
+    });
+    // A synchronous result needs no race: nothing can abort it while it runs.
+    if (isThenable(value)) value = await untilAborted(value, signal);
     const content = toJson(value);
     return { result: { status: 'ok', content, resultHash: stableHash(content) }, timedOut: false };
   } catch (error) {
@@ -263,7 +264,7 @@ async function execute(
         timedOut: true,
       };
     }
-    if (args.signal?.aborted) return { result: interrupted('cancelled while running'), timedOut: false };
+    if (outer?.aborted) return { result: interrupted('cancelled while running'), timedOut: false };
     const content = messageOf(error);
     const errorType = errorTypeOf(error);
     const retryable = !(
@@ -284,16 +285,35 @@ async function execute(
     };
   } finally {
     if (timer !== undefined) timers.clearTimeout(timer);
-    if (onOuterAbort) args.signal?.removeEventListener('abort', onOuterAbort);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    unsubscribeOuter?.();
   }
 }
 
 const noop = () => {};
 
-/** Runs `execute`, turning a synchronous throw into a rejection. */
-async function invoke(tool: AnyTool, input: unknown, ctx: ToolContext): Promise<unknown> {
-  return tool.execute(input, ctx);
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/** A tool that ignores its signal must not hold the turn: the attempt ends when the signal fires. */
+function untilAborted<T>(work: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const unsubscribe = onAbort(signal, () => reject(signal.reason));
+    work.then(
+      (value) => {
+        unsubscribe();
+        resolve(value);
+      },
+      (error: unknown) => {
+        unsubscribe();
+        reject(error);
+      },
+    );
+  });
 }
 
 function notRun(errorType: string, content: string): Outcome {

@@ -7,6 +7,8 @@ import type { AttemptResult } from '../schema/attempt-result';
 export function truncateResult(result: AttemptResult, maxBytes: number): AttemptResult {
   if (result.status !== 'ok' && result.status !== 'error') return result;
   const text = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+  // A UTF-16 unit is at most 3 bytes of UTF-8: most outputs are cleared without counting.
+  if (text.length * 3 <= maxBytes) return result;
   const size = utf8Length(text);
   if (size <= maxBytes) return result;
   let cut = text.slice(0, maxBytes);

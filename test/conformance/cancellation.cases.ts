@@ -10,7 +10,9 @@ function slowTools() {
     name: 'quick',
     description: 'Returns at once',
     input: z.object({}),
-    concurrencySafe: true,
+    // A wave of its own, so its result is recorded before the slow calls start: a cancel that
+    // comes once they run finds it completed, on every executor, however loaded the machine.
+    concurrencySafe: false,
     execute: () => 'quick done',
   });
   const slow = defineTool({
