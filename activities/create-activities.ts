@@ -23,6 +23,8 @@ import type {
   TurnActivities,
 } from './activity-types';
 import { CallHandOver } from './call-hand-over';
+import { readModelRequest } from './read-model-request';
+import { TranscriptCache } from './transcript-cache';
 
 export interface ActivityDeps {
   registry: ToolRegistry;
@@ -30,6 +32,8 @@ export interface ActivityDeps {
   hooks: readonly TurnHooks[];
   observers: readonly TurnObserver[];
   health: ToolHealthRegistry;
+  /** What model requests read of their turns' transcripts (default: a cache of this worker's own). */
+  transcripts?: TranscriptCache;
 }
 
 const timers: HostTimers = {
@@ -43,6 +47,7 @@ const timers: HostTimers = {
  * Observers, hooks and health run here, per attempt, on the worker that runs the attempt.
  */
 export function createActivities(deps: ActivityDeps): TurnActivities {
+  const transcripts = deps.transcripts ?? new TranscriptCache();
   return {
     async callModel({
       turnId,
@@ -60,8 +65,16 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       }
       // The transcript is read from the workflow, not passed in: activity inputs enter history
       // every time, and a transcript per request would grow history with the square of the turn.
+      // Only what this worker has not read yet travels (see readModelRequest).
       const workflow = ctx.client.workflow.getHandle(workflowId);
-      const request = await workflow.query(modelRequestQuery, responseIndex);
+      const request = await readModelRequest({
+        workflowId,
+        transcripts,
+        query: (known) =>
+          known
+            ? workflow.query(modelRequestQuery, responseIndex, known)
+            : workflow.query(modelRequestQuery, responseIndex),
+      });
       if (!request)
         throw ApplicationFailure.nonRetryable(
           `turn ${turnId} is no longer waiting for response ${responseIndex}`,

@@ -1,2 +1,3 @@
 export * from './activity-types';
 export * from './create-activities';
+export * from './transcript-cache';

@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities } from '../activities';
+import { createActivities, type TranscriptCache } from '../activities';
 import {
   type AnyTool,
   ToolHealthRegistry,
@@ -20,6 +20,8 @@ export interface CreateTurnWorkerOptions {
   observers?: readonly TurnObserver[];
   /** Tool health shared by every activity on this worker. */
   health?: ToolHealthRegistry;
+  /** The transcripts this worker's model requests hold between requests (bounded; see `TranscriptCache`). */
+  transcripts?: TranscriptCache;
   /** Extra Temporal worker options (concurrency limits, identity, …). */
   worker?: Partial<
     Omit<
@@ -62,6 +64,7 @@ export async function createTurnWorker(
       hooks: options.hooks ?? [],
       observers: options.observers ?? [],
       health,
+      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
     }),
     ...options.worker,
   });

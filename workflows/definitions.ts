@@ -60,10 +60,38 @@ export const approvalSchema = z.object({
 });
 export type Approval = z.infer<typeof approvalSchema>;
 
-/** What the model activity reads from its workflow instead of carrying the transcript as input. */
+/**
+ * What a model activity already holds of its turn's transcript, from an earlier answer of the
+ * workflow: the workflow then sends only what came after it, if that prefix still stands.
+ */
+export const knownTranscriptSchema = z.object({
+  /**
+   * The workflow run that gave the answer. Within a run messages and call ids are only appended;
+   * a new run (continue-as-new) rebuilds them, so a different run means a full answer.
+   */
+  epoch: z.string().min(1),
+  messageCount: z.number().int().nonnegative(),
+  /** Digest of the last of those messages, so a message changed in place is noticed too. */
+  lastMessageDigest: z.string(),
+  callIdCount: z.number().int().nonnegative(),
+  lastCallId: z.string(),
+});
+export type KnownTranscript = z.infer<typeof knownTranscriptSchema>;
+
+/**
+ * What the model activity reads from its workflow instead of carrying the transcript as input.
+ * `messages` and `callIds` are the tails from `messagesFrom` and `callIdsFrom` on: both 0 (the
+ * whole transcript) unless the asker's known prefix was confirmed.
+ */
 export interface ModelRequestContext {
   responseIndex: number;
+  epoch: string;
+  messagesFrom: number;
   messages: Message[];
+  /** Digest of the transcript's last message, to send back as `lastMessageDigest`. */
+  lastMessageDigest: string;
+  /** Ids of the turn's earlier calls (an id is unique across the whole turn). */
+  callIdsFrom: number;
   callIds: string[];
   /** Calls of this response the workflow already accepted from an earlier attempt's stream. */
   acceptedCallIds: string[];
@@ -82,7 +110,10 @@ export interface StreamedCalls {
 }
 
 export const stateQuery = defineQuery<TurnStateView>('state');
-export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number]>('modelRequest');
+/** The model request's context: the transcript (or what is new since `known`) and the call ids used so far. */
+export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number, KnownTranscript?]>(
+  'modelRequest',
+);
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
 /** Internal: the model activity hands over finished tool calls (the handler only enqueues). */
 export const acceptCallsUpdate = defineUpdate<{ accepted: boolean }, [StreamedCalls]>('acceptCalls');

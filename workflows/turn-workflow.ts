@@ -38,6 +38,7 @@ import {
   type TurnWorkflowInput,
   turnWorkflowInputSchema,
 } from './definitions';
+import { answerModelRequest } from './model-request-answer';
 import { packJson } from './packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from './search-attributes';
 
@@ -100,17 +101,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       gap: after + 1 < first,
     };
   });
-  setHandler(modelRequestQuery, (responseIndex) => {
-    const view = engine.view;
-    if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
-    const accepted = view.batch?.streamOpen ? view.batch.calls.map((c) => c.call.toolCallId) : [];
-    return {
-      responseIndex,
-      messages: view.messages,
-      callIds: [...view.callIds].filter((id) => !accepted.includes(id)),
-      acceptedCallIds: accepted,
-    };
-  });
+  setHandler(modelRequestQuery, (responseIndex, known) =>
+    answerModelRequest({ view: engine.view, responseIndex, epoch: workflowInfo().runId, known }),
+  );
   const streamedCalls: StreamedCall[] = [];
   setHandler(
     acceptCallsUpdate,

@@ -1,0 +1,175 @@
+import {
+  defineTool,
+  InProcessExecutor,
+  isTranscriptEvent,
+  type JournalEntry,
+  scriptedModel,
+  TurnEngine,
+} from 'durable-turns';
+import { z } from 'zod';
+import { MemoryJournal } from '../executors/journal/memory-journal';
+import { packCarried, unpackCarried } from '../workflows/carried-turn';
+import type { KnownTranscript } from '../workflows/definitions';
+import { answerModelRequest } from '../workflows/model-request-answer';
+import { readModelRequest } from './read-model-request';
+import { TranscriptCache } from './transcript-cache';
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Answers with its argument',
+  input: z.object({ n: z.number() }),
+  concurrencySafe: true,
+  execute: ({ n }) => `echo ${n}`,
+});
+
+/** The journal of a turn of six responses with two calls each. */
+async function journalOfTurn(): Promise<JournalEntry[]> {
+  const model = scriptedModel([
+    ...Array.from({ length: 6 }, (_, r) => ({
+      text: `step ${r}`,
+      toolCalls: [0, 1].map((i) => ({ id: `c${r}_${i}`, name: 'echo', args: { n: r * 2 + i } })),
+    })),
+    { text: 'done' },
+  ]);
+  const journal = new MemoryJournal();
+  await new InProcessExecutor({ tools: [echo], model, journal }).runTurn({ turnId: 't', input: 'go' });
+  return journal.entries('t');
+}
+
+/** A workflow run as the model activity sees it: its run id and its turn engine, queried as over the wire. */
+class FakeRun {
+  constructor(
+    readonly epoch: string,
+    readonly engine: TurnEngine,
+  ) {}
+
+  query = async (known?: KnownTranscript) => {
+    const answer = answerModelRequest({
+      view: this.engine.view,
+      responseIndex: this.engine.view.responseIndex,
+      epoch: this.epoch,
+      known,
+    });
+    return JSON.parse(JSON.stringify(answer)) as typeof answer;
+  };
+
+  /** What a read of the whole transcript gives. */
+  full() {
+    return this.query();
+  }
+}
+
+/** The run at each model request of the turn, all in one workflow run. */
+async function requestPoints(epoch = 'run-1'): Promise<FakeRun[]> {
+  const entries = await journalOfTurn();
+  return entries.flatMap((entry, i) =>
+    entry.type === 'model.requested' ? [new FakeRun(epoch, TurnEngine.replay(entries.slice(0, i + 1)))] : [],
+  );
+}
+
+async function expectSameAsFullRead(run: FakeRun, cache: TranscriptCache) {
+  const read = await readModelRequest({ workflowId: 'wf', transcripts: cache, query: run.query });
+  const full = await run.full();
+  expect(read).not.toBeNull();
+  expect(JSON.stringify(read?.messages)).toBe(JSON.stringify(full?.messages));
+  expect(read?.callIds).toEqual(full?.callIds);
+  expect(read?.acceptedCallIds).toEqual(full?.acceptedCallIds);
+}
+
+describe('reading a model request incrementally', () => {
+  test('each read gives exactly what a full read gives, and after the first only new messages travel', async () => {
+    const runs = await requestPoints();
+    const cache = new TranscriptCache();
+    for (const run of runs) await expectSameAsFullRead(run, cache);
+    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1 });
+    const last = runs.at(-1) as FakeRun;
+    const held = cache.get('wf');
+    const answer = await last.query({
+      epoch: 'run-1',
+      messageCount: (held?.messages.length ?? 0) - 2,
+      lastMessageDigest: (await runs.at(-2)?.full())?.lastMessageDigest ?? '',
+      callIdCount: (held?.callIds.length ?? 0) - 2,
+      lastCallId: held?.callIds.at(-3) ?? '',
+    });
+    expect(answer?.messages).toHaveLength(2);
+    expect(answer?.callIds).toHaveLength(2);
+  });
+
+  test('after continue-as-new the new run answers in full, then incrementally again', async () => {
+    const entries = await journalOfTurn();
+    const requested = entries.flatMap((e, i) => (e.type === 'model.requested' ? [i] : []));
+    const [cut, next] = [requested[3] ?? 0, requested[4] ?? 0];
+    /** The turn as the run after continue-as-new at entry `at` holds it, asking the model again. */
+    const carriedRun = (at: number) => {
+      const carried = unpackCarried(
+        packCarried({
+          snapshot: TurnEngine.replay(entries.slice(0, at)).snapshot(),
+          events: entries.slice(0, at).filter(isTranscriptEvent),
+        }),
+      );
+      const engine = TurnEngine.restore(carried.snapshot);
+      expect(engine.next(Date.now()).op.kind).toBe('call-model');
+      return new FakeRun('run-2', engine);
+    };
+    const cache = new TranscriptCache();
+    await expectSameAsFullRead(new FakeRun('run-1', TurnEngine.replay(entries.slice(0, cut + 1))), cache);
+    // The next run starts from the carried turn, its messages rebuilt from the events.
+    await expectSameAsFullRead(carriedRun(cut), cache);
+    expect(cache.reads).toEqual({ full: 2, incremental: 0 });
+    // Later in that run (rebuilt here the same way; the messages are the same).
+    await expectSameAsFullRead(carriedRun(next), cache);
+    expect(cache.reads).toEqual({ full: 2, incremental: 1 });
+  });
+
+  test('a worker with an empty cache, or one that missed requests, reads the same transcript', async () => {
+    const runs = await requestPoints();
+    const busy = new TranscriptCache();
+    for (const run of runs) await expectSameAsFullRead(run, busy);
+    // A fresh worker reads it whole.
+    const fresh = new TranscriptCache();
+    await expectSameAsFullRead(runs.at(-1) as FakeRun, fresh);
+    expect(fresh.reads).toEqual({ full: 1, incremental: 0 });
+    // A worker that read request 1 and then saw none until the last extends what it has.
+    const behind = new TranscriptCache();
+    await expectSameAsFullRead(runs[1] as FakeRun, behind);
+    await expectSameAsFullRead(runs.at(-1) as FakeRun, behind);
+    expect(behind.reads).toEqual({ full: 1, incremental: 1 });
+  });
+
+  test('a held message that no longer matches, or a malformed claim, gets the whole transcript', async () => {
+    const runs = await requestPoints();
+    const cache = new TranscriptCache();
+    await expectSameAsFullRead(runs[2] as FakeRun, cache);
+    const held = cache.get('wf');
+    if (!held) throw new Error('nothing held');
+    // Another worker's copy whose last message differs (say, a partial response later replaced).
+    cache.set('wf', { ...held, lastMessageDigest: 'not-the-same' });
+    await expectSameAsFullRead(runs[3] as FakeRun, cache);
+    expect(cache.reads).toEqual({ full: 2, incremental: 0 });
+    const last = runs[3] as FakeRun;
+    const garbage = await last.query({ epoch: 'run-1', messageCount: -1 } as unknown as KnownTranscript);
+    expect(garbage?.messagesFrom).toBe(0);
+    const beyond = await last.query({
+      ...(await last.full()),
+      messageCount: 999,
+    } as unknown as KnownTranscript);
+    expect(beyond?.messagesFrom).toBe(0);
+  });
+
+  test('the cache is bounded: least recently used turns go first, and idle ones are dropped', () => {
+    let now = 0;
+    const cache = new TranscriptCache({ maxTurns: 2, maxBytes: 100, idleMs: 1_000, now: () => now });
+    const held = (bytes: number) => ({ epoch: 'e', messages: [], lastMessageDigest: '', callIds: [], bytes });
+    cache.set('a', held(10));
+    cache.set('b', held(10));
+    cache.get('a');
+    cache.set('a', held(10));
+    cache.set('c', held(10));
+    expect([cache.get('a'), cache.get('b'), cache.get('c')].map(Boolean)).toEqual([true, false, true]);
+    cache.set('d', held(95));
+    expect(cache.size).toEqual({ turns: 1, bytes: 95 });
+    now = 2_000;
+    expect(cache.get('d')).toBeUndefined();
+    expect(cache.size).toEqual({ turns: 0, bytes: 0 });
+  });
+});

@@ -1,0 +1,65 @@
+import type { Message } from '../core';
+import type { KnownTranscript, ModelRequestContext } from '../workflows/definitions';
+import { type HeldTranscript, knownOf, type TranscriptCache } from './transcript-cache';
+
+/** A model request's context, whole: what a full read of the workflow's query gives. */
+export interface ModelRequestRead {
+  messages: Message[];
+  callIds: readonly string[];
+  acceptedCallIds: string[];
+}
+
+/**
+ * Reads what a model request needs from its workflow (by query: the transcript never travels as
+ * activity input, which would enter history on every request). The worker keeps what it read last
+ * time, so a request asks only for what came after; a long turn's request then reads two messages
+ * instead of megabytes. The result is the same as a full read: the workflow sends only a tail
+ * when it has confirmed the held prefix, and a full answer replaces what was held.
+ */
+export async function readModelRequest({
+  workflowId,
+  transcripts,
+  query,
+}: {
+  workflowId: string;
+  transcripts: TranscriptCache;
+  query: (known?: KnownTranscript) => Promise<ModelRequestContext | null>;
+}): Promise<ModelRequestRead | null> {
+  const held = transcripts.get(workflowId);
+  let answer = await query(held && knownOf(held));
+  let transcript = answer && extend(held, answer);
+  if (answer && !transcript) {
+    // The workflow confirmed a prefix other than the one asked about: read the whole transcript.
+    answer = await query();
+    transcript = answer && extend(undefined, answer);
+  }
+  if (!answer || !transcript) return null;
+  if (answer.messagesFrom > 0) transcripts.reads.incremental += 1;
+  else transcripts.reads.full += 1;
+  transcripts.set(workflowId, transcript);
+  return {
+    // A copy of the list: a model that appends to its request's messages leaves the held ones alone.
+    messages: [...transcript.messages],
+    callIds: transcript.callIds,
+    acceptedCallIds: answer.acceptedCallIds,
+  };
+}
+
+/** The held transcript with the answer's tails appended, or the answer itself when it is whole. */
+function extend(held: HeldTranscript | undefined, answer: ModelRequestContext): HeldTranscript | undefined {
+  const whole = answer.messagesFrom === 0 && answer.callIdsFrom === 0;
+  const fits =
+    held !== undefined &&
+    held.epoch === answer.epoch &&
+    held.messages.length === answer.messagesFrom &&
+    held.callIds.length === answer.callIdsFrom;
+  if (!whole && !fits) return undefined;
+  const base = fits && !whole ? held : undefined;
+  return {
+    epoch: answer.epoch,
+    messages: base ? [...base.messages, ...answer.messages] : answer.messages,
+    lastMessageDigest: answer.lastMessageDigest,
+    callIds: base ? [...base.callIds, ...answer.callIds] : answer.callIds,
+    bytes: (base?.bytes ?? 0) + answer.messages.reduce((sum, m) => sum + JSON.stringify(m).length, 0),
+  };
+}

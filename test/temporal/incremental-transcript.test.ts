@@ -1,0 +1,115 @@
+import { defineTool, type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
+import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
+import { z } from 'zod';
+import { modelRequestQuery } from '../../workflows/definitions';
+import { uniqueTurnId } from '../conformance/support';
+import { TemporalKit } from './support/kit';
+import { collect } from './support/poll';
+
+const kit = new TemporalKit();
+beforeAll(() => kit.open());
+afterAll(() => kit.close());
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Answers with its argument',
+  input: z.object({ n: z.number() }),
+  concurrencySafe: true,
+  retrySafe: true,
+  execute: ({ n }) => `echo ${n}`,
+});
+
+const responses = 14;
+const perResponse = 5;
+
+describe('model requests read their transcript incrementally', () => {
+  test('every request gets exactly the messages a full read gives: across continue-as-new, and on a fresh worker with an empty cache', async () => {
+    const taskQueue = kit.taskQueue('incremental-transcript');
+    const scripted = scriptedModel([
+      ...Array.from({ length: responses }, (_, r) => ({
+        text: `step ${r}`,
+        toolCalls: Array.from({ length: perResponse }, (_, i) => ({
+          id: `c${r}_${i}`,
+          name: 'echo',
+          args: { n: r * perResponse + i },
+        })),
+      })),
+      { text: 'all done' },
+    ]);
+    const client = kit.client(taskQueue);
+    const compared: { responseIndex: number; same: boolean; messages: number }[] = [];
+    let handOver: () => void = () => {};
+    const halfway = new Promise<void>((resolve) => {
+      handOver = resolve;
+    });
+    // Before answering, the model asks the workflow for the whole transcript itself and compares.
+    const model: TurnModel = {
+      name: 'scripted',
+      async *stream(request: ModelRequest) {
+        const full = await client.client.workflow
+          .getHandle(request.turnId)
+          .query(modelRequestQuery, request.responseIndex);
+        expect(full?.messagesFrom).toBe(0);
+        compared.push({
+          responseIndex: request.responseIndex,
+          same: JSON.stringify(full?.messages) === JSON.stringify(request.messages),
+          messages: request.messages.length,
+        });
+        yield* scripted.stream(request);
+        if (request.responseIndex === Math.floor(responses / 2)) handOver();
+      },
+    };
+    const worker = (transcripts: TranscriptCache) =>
+      createTurnWorker({
+        connection: kit.native,
+        namespace: kit.namespace,
+        taskQueue,
+        tools: [echo],
+        models: [model],
+        transcripts,
+        // Let a model request or tool call in flight at the hand-over finish on the first worker.
+        worker: { shutdownGraceTime: '10s' },
+      });
+
+    const turnId = uniqueTurnId('incremental');
+    const turn = await client.start({
+      turnId,
+      input: 'step by step',
+      model: 'scripted',
+      dispatch: { maxConcurrency: perResponse },
+      continueAsNewAfterEvents: 120,
+    });
+    const first = new TranscriptCache();
+    const firstStopped = (await worker(first)).runUntil(halfway);
+    await halfway;
+    // The rest of the turn runs on a worker that has read nothing of it yet. It starts before the
+    // first one has stopped: that one's last model request waits for its hand-over Update, which
+    // needs a workflow worker.
+    const fresh = new TranscriptCache();
+    const result = await (await worker(fresh)).runUntil(async () => {
+      await firstStopped;
+      return turn.result();
+    });
+
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('all done');
+    expect(result.outputs.map((o) => o.content)).toEqual(
+      Array.from({ length: responses * perResponse }, (_, n) => `echo ${n}`),
+    );
+    expect(compared.filter((c) => !c.same)).toEqual([]);
+    expect(compared.map((c) => c.responseIndex)).toEqual(
+      expect.arrayContaining(Array.from({ length: responses + 1 }, (_, r) => r)),
+    );
+    const runs = await collect(client.client.workflow.list({ query: `WorkflowId = '${turnId}'` }));
+    process.stderr.write(
+      `[incremental-transcript] ${runs.length} runs; reads on the first worker ${JSON.stringify(first.reads)}, on the fresh one ${JSON.stringify(fresh.reads)}\n`,
+    );
+    expect(runs.length).toBeGreaterThan(2);
+    // Both workers read incrementally after their first read; the fresh one began with a full read,
+    // and every new run (continue-as-new) answered its first request in full.
+    expect(first.reads.incremental).toBeGreaterThan(0);
+    expect(fresh.reads.full).toBeGreaterThan(0);
+    expect(fresh.reads.incremental).toBeGreaterThan(0);
+    expect(first.reads.full + fresh.reads.full).toBeGreaterThanOrEqual(runs.length);
+  }, 180_000);
+});
