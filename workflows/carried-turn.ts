@@ -1,4 +1,5 @@
 import { messagesFromEvents, type TranscriptEvent, type TurnSnapshot } from '../core';
+import { type CarriedEvents, compactCalls, expandCalls } from './carried-calls';
 import { packJson, unpackJson } from './packed-json';
 
 /**
@@ -12,21 +13,94 @@ export interface CarriedTurn {
   progressSeq?: number;
 }
 
+/** The packed form. Fields added later are optional, so a turn packed by older code still unpacks. */
+interface PackedTurn extends Partial<CarriedEvents> {
+  snapshot: TurnSnapshot;
+  progressSeq?: number;
+  notices?: Record<string, string>;
+  /** The snapshot's call ids were left out: they are the ids of the events' calls, in order. */
+  callIdsFromEvents?: boolean;
+  /**
+   * The loop detector's counts by column, the fingerprints joined by commas: they are hashes and do
+   * not compress, and the JSON around each pair adds a third to them.
+   */
+  detectorCounts?: { fingerprints: string; counts: number[] };
+}
+
 /**
- * Packs a carried turn holding each output once: the messages are left out of the snapshot and
- * rebuilt from the events on the other side (with the engine's notices, kept by call id).
+ * Packs a carried turn so that it holds what it must and little twice: the events (the whole
+ * transcript, which `turn.result()` returns, so it grows with the turn) with each call by
+ * reference to its message (see `compactCalls`); the snapshot without its messages (rebuilt from
+ * the events, with the engine's notices kept by call id) and, when the events already say them,
+ * without its call ids. What remains grows too and is needed: the loop detector's memory of every
+ * distinct call (a repeat thousands of calls later is still a repeat).
  */
 export function packCarried(carried: CarriedTurn): string {
+  const { snapshot, events, progressSeq } = carried;
   const notices: Record<string, string> = {};
-  for (const message of carried.snapshot.messages) {
+  for (const message of snapshot.messages) {
     if (message.role !== 'tool') continue;
     for (const part of message.content) if (part.output.notice) notices[part.toolCallId] = part.output.notice;
   }
-  return packJson({ ...carried, snapshot: { ...carried.snapshot, messages: [] }, notices });
+  const callIdsFromEvents = sameList(callIdsOf(events), snapshot.callIds);
+  const columns = detectorColumns(snapshot.detector.counts);
+  const packed: PackedTurn = {
+    snapshot: {
+      ...snapshot,
+      messages: [],
+      callIds: callIdsFromEvents ? [] : snapshot.callIds,
+      detector: columns ? { ...snapshot.detector, counts: [] } : snapshot.detector,
+    },
+    ...(progressSeq !== undefined ? { progressSeq } : {}),
+    notices,
+    callIdsFromEvents,
+    ...(columns ? { detectorCounts: columns } : {}),
+    ...compactCalls(events),
+  };
+  return packJson(packed);
 }
 
 export function unpackCarried(packed: string): CarriedTurn {
-  const carried = unpackJson<CarriedTurn & { notices: Record<string, string> }>(packed);
-  const { notices, ...rest } = carried;
-  return { ...rest, snapshot: { ...rest.snapshot, messages: messagesFromEvents(rest.events, notices) } };
+  const { snapshot, progressSeq, notices, callIdsFromEvents, detectorCounts, ...carried } =
+    unpackJson<PackedTurn>(packed);
+  const events = expandCalls(carried);
+  return {
+    snapshot: {
+      ...snapshot,
+      messages: messagesFromEvents(events, notices),
+      callIds: callIdsFromEvents ? callIdsOf(events) : snapshot.callIds,
+      detector: {
+        ...snapshot.detector,
+        counts: detectorCounts ? detectorPairs(detectorCounts) : snapshot.detector.counts,
+      },
+    },
+    events,
+    ...(progressSeq !== undefined ? { progressSeq } : {}),
+  };
+}
+
+/** Every call the events name, in the order the turn accepted them. */
+function callIdsOf(events: readonly TranscriptEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'model.responded' ? e.calls.map((c) => c.toolCallId) : []));
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function detectorColumns(counts: readonly [string, number][]): PackedTurn['detectorCounts'] {
+  // Only when a comma cannot be mistaken for part of a fingerprint (they are hex hashes).
+  if (counts.some(([fingerprint]) => fingerprint.includes(','))) return undefined;
+  return {
+    fingerprints: counts.map(([fingerprint]) => fingerprint).join(','),
+    counts: counts.map(([, n]) => n),
+  };
+}
+
+function detectorPairs({
+  fingerprints,
+  counts,
+}: NonNullable<PackedTurn['detectorCounts']>): [string, number][] {
+  const split = counts.length > 0 ? fingerprints.split(',') : [];
+  return counts.map((count, i) => [split[i] ?? '', count]);
 }
