@@ -67,13 +67,20 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // every time, and a transcript per request would grow history with the square of the turn.
       // Only what this worker has not read yet travels (see readModelRequest).
       const workflow = ctx.client.workflow.getHandle(workflowId);
+      // Queries and Updates of the turn's own workflow need a worker to take its workflow task. A
+      // worker shutting down takes none, so without this they would wait for nobody and hold the
+      // shutdown; once its grace time runs out, the activity is cancelled and the wait ends.
+      const untilCancelled = <R>(fn: () => Promise<R>) =>
+        ctx.client.withAbortSignal(ctx.cancellationSignal, fn);
       const request = await readModelRequest({
         workflowId,
         transcripts,
         query: (known) =>
-          known
-            ? workflow.query(modelRequestQuery, responseIndex, known)
-            : workflow.query(modelRequestQuery, responseIndex),
+          untilCancelled(() =>
+            known
+              ? workflow.query(modelRequestQuery, responseIndex, known)
+              : workflow.query(modelRequestQuery, responseIndex),
+          ),
       });
       if (!request)
         throw ApplicationFailure.nonRetryable(
@@ -102,10 +109,12 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // Calls go to the workflow by Update as soon as they are complete; those that complete while
       // an Update is in flight go together in the next one (fewer workflow tasks, same order).
       const handOver = new CallHandOver(async (calls, batch) => {
-        await workflow.executeUpdate(acceptCallsUpdate, {
-          args: [{ responseIndex, calls }],
-          updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${batch}`,
-        });
+        await untilCancelled(() =>
+          workflow.executeUpdate(acceptCallsUpdate, {
+            args: [{ responseIndex, calls }],
+            updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${batch}`,
+          }),
+        );
         for (const call of calls) streamedIds.add(call.toolCallId);
       });
       try {
@@ -156,6 +165,9 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
           streamedCallCount: streamedIds.size,
         };
       } catch (error) {
+        // A cancelled request ends as cancelled (a worker shutting down retries it elsewhere),
+        // whatever the aborted stream or hand-over threw on the way out.
+        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
         if (ModelError.isInstance(error)) {
           if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, 'ModelRequestRejected');
           throw ApplicationFailure.create({
