@@ -68,10 +68,11 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // Only what this worker has not read yet travels (see readModelRequest).
       const workflow = ctx.client.workflow.getHandle(workflowId);
       // Queries and Updates of the turn's own workflow need a worker to take its workflow task. A
-      // worker shutting down takes none, so without this they would wait for nobody and hold the
-      // shutdown; once its grace time runs out, the activity is cancelled and the wait ends.
-      const untilCancelled = <R>(fn: () => Promise<R>) =>
-        ctx.client.withAbortSignal(ctx.cancellationSignal, fn);
+      // worker shutting down takes none, so they could wait for nobody and hold the shutdown: once
+      // its grace time runs out the activity is cancelled, and the wait ends with it. (A race, not
+      // an abort: the worker's native connection does not abort calls; an Update left waiting is
+      // still answered once another worker takes the workflow task.)
+      const untilCancelled = <R>(fn: () => Promise<R>) => Promise.race([fn(), ctx.cancelled]);
       const request = await readModelRequest({
         workflowId,
         transcripts,
