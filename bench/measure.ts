@@ -4,6 +4,8 @@ import { runInNewContext } from 'node:vm';
 
 /** One timed run: `run` is timed, `verify` (untimed) throws unless the run really did its work. */
 export interface Trial {
+  /** Untimed, before the run: e.g. waiting for the server to settle. */
+  before?(): Promise<void>;
   run(): Promise<void>;
   verify(): void;
 }
@@ -44,6 +46,7 @@ export async function measureInterleaved<Name extends string>({
   for (let round = 0; round < warmup + runs; round++) {
     for (const name of names) {
       const trial = trials[name]();
+      await trial.before?.();
       collectGarbage();
       const started = performance.now();
       await trial.run();

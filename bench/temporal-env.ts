@@ -95,6 +95,27 @@ function processCpuSeconds(pid: number): number | undefined {
 }
 
 /**
+ * Waits until the dev server has been nearly idle for a moment (it finishes work of earlier runs in
+ * the background: visibility, timers, task queues), so a run does not pay for the one before it.
+ * Gives up after `maxWaitMs`; returns how long it waited.
+ */
+export async function serverSettled(
+  serverPid: number | undefined,
+  { belowCores = 0.05, windowMs = 500, maxWaitMs = 20_000 } = {},
+): Promise<number> {
+  const started = performance.now();
+  if (serverPid === undefined) return 0;
+  for (;;) {
+    const before = processCpuSeconds(serverPid);
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const after = processCpuSeconds(serverPid);
+    const waited = performance.now() - started;
+    if (before === undefined || after === undefined) return waited;
+    if ((after - before) / (windowMs / 1_000) < belowCores || waited >= maxWaitMs) return waited;
+  }
+}
+
+/**
  * How many cores this process (worker, client, bench) and the dev server kept busy between
  * `start` and `stop`: CPU seconds over wall seconds.
  */

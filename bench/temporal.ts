@@ -41,7 +41,14 @@ import {
   type Trial,
 } from './measure';
 import { ExecutionCounter, NOOP_RESULT, noopTool } from './noop-tool';
-import { type BenchTemporal, collect, cpuMeter, openBenchTemporal, startWorker } from './temporal-env';
+import {
+  type BenchTemporal,
+  collect,
+  cpuMeter,
+  openBenchTemporal,
+  serverSettled,
+  startWorker,
+} from './temporal-env';
 
 const quick = process.env.BENCH_QUICK === '1';
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -229,11 +236,20 @@ type CpuUse = ReturnType<ReturnType<typeof cpuMeter>['stop']>;
 /** CPU over each timed run, by trial name. */
 type CpuByTrial = Map<string, CpuUse[]>;
 
+/** The trial, run once the dev server has settled (untimed). */
+function settledFirst(env: Env, trial: Trial): Trial {
+  return {
+    ...trial,
+    before: async () => void (await serverSettled(env.temporal.serverPid, { belowCores: 0.1 })),
+  };
+}
+
 /** The trial, with the cores it kept busy (this process, the dev server) recorded for each timed run. */
 function measuringCpu(env: Env, store: CpuByTrial, name: string, make: () => Trial) {
   return (): Trial => {
     const inner = make();
     return {
+      ...(inner.before ? { before: () => inner.before?.() ?? Promise.resolve() } : {}),
       run: async () => {
         const meter = cpuMeter(env.temporal.serverPid);
         await inner.run();
@@ -515,22 +531,27 @@ async function measureFlat(env: Env) {
   const cpuByTrial: CpuByTrial = new Map();
   const trial = (size: number) =>
     measuringCpu(env, cpuByTrial, `calls${size}`, () =>
-      turnTrial(env, {
-        script: `flat${size}`,
-        calls: size,
-        options: {
-          dispatch: { mode: 'parallel', maxConcurrency: FLAT_PER_RESPONSE },
-          continueAsNewAfterEvents: FLAT_CONTINUE_AS_NEW_AFTER,
-        },
-        tolerateFailure: true,
-        onDone: (turnId, failure) =>
-          turns.set(size, [...(turns.get(size) ?? []), { turnId, ...(failure ? { failure } : {}) }]),
-      }),
+      settledFirst(
+        env,
+        turnTrial(env, {
+          script: `flat${size}`,
+          calls: size,
+          options: {
+            dispatch: { mode: 'parallel', maxConcurrency: FLAT_PER_RESPONSE },
+            continueAsNewAfterEvents: FLAT_CONTINUE_AS_NEW_AFTER,
+          },
+          tolerateFailure: true,
+          onDone: (turnId, failure) =>
+            turns.set(size, [...(turns.get(size) ?? []), { turnId, ...(failure ? { failure } : {}) }]),
+        }),
+      ),
     );
   const [smallest, ...larger] = FLAT_SIZES;
   check(smallest !== undefined, 'flat sizes');
-  // The small turn is cheap: warm up on it and take a median of five. The larger ones (minutes
-  // each on a small machine) run once; each is already an average over thousands of calls.
+  // The small turn is cheap: warm up on it and take a median of five. The larger ones are long
+  // (the largest a minute or more on a small machine): a median of three, and one run of the
+  // largest, which is already an average over thousands of calls. Every run starts on a settled
+  // server, so none pays for the background work its predecessor left.
   const small = await measureInterleaved({
     trials: {
       baseline: () => turnTrial(env, { script: 'none', calls: 0, options: {} }),
@@ -540,13 +561,18 @@ async function measureFlat(env: Env) {
     runs: quick ? 1 : 5,
     onProgress: (m) => log(`flat ${smallest}: ${m}`),
   });
-  const large = await measureInterleaved({
-    trials: Object.fromEntries(larger.map((size) => [`calls${size}`, trial(size)])),
-    warmup: 0,
-    runs: 1,
-    onProgress: (m) => log(`flat ${larger.join(', ')}: ${m}`),
-  });
-  const samples: Record<string, Sample> = { ...small, ...large };
+  const samples: Record<string, Sample> = { ...small };
+  for (const [i, size] of larger.entries()) {
+    Object.assign(
+      samples,
+      await measureInterleaved({
+        trials: { [`calls${size}`]: trial(size) },
+        warmup: 0,
+        runs: quick || i === larger.length - 1 ? 1 : 3,
+        onProgress: (m) => log(`flat ${size}: ${m}`),
+      }),
+    );
+  }
   const perSize = [];
   for (const size of FLAT_SIZES) {
     const sample = samples[`calls${size}`];
