@@ -53,6 +53,8 @@ export async function measureInterleaved<Name extends string>({
       const elapsed = performance.now() - started;
       trial.verify();
       if (round >= warmup) times.get(name)?.push(elapsed);
+      if (process.env.BENCH_VERBOSE === '1')
+        onProgress?.(`${name} round ${round + 1}: ${elapsed.toFixed(1)} ms`);
     }
     const done = round + 1;
     if (done === warmup || done % Math.ceil((warmup + runs) / 5) === 0 || done === warmup + runs)
