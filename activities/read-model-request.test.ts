@@ -1,26 +1,17 @@
 import {
-  defineTool,
   InProcessExecutor,
   isTranscriptEvent,
   type JournalEntry,
   scriptedModel,
   TurnEngine,
 } from 'durable-turns';
-import { z } from 'zod';
 import { MemoryJournal } from '../executors/journal/memory-journal';
+import { echoTool as echo } from '../test/support/echo-tool';
 import { packCarried, unpackCarried } from '../workflows/carried-turn';
 import type { KnownTranscript } from '../workflows/definitions';
 import { answerModelRequest } from '../workflows/model-request-answer';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers with its argument',
-  input: z.object({ n: z.number() }),
-  concurrencySafe: true,
-  execute: ({ n }) => `echo ${n}`,
-});
 
 /** The journal of a turn of six responses with two calls each. */
 async function journalOfTurn(): Promise<JournalEntry[]> {

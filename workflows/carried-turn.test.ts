@@ -8,16 +8,10 @@ import {
 } from 'durable-turns';
 import { z } from 'zod';
 import { MemoryJournal } from '../executors/journal/memory-journal';
+import { echoTool as echo } from '../test/support/echo-tool';
 import { packCarried, unpackCarried } from './carried-turn';
 import { packJson } from './packed-json';
 
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers with its argument',
-  input: z.object({ n: z.number() }),
-  concurrencySafe: true,
-  execute: ({ n }) => `echo ${n}`,
-});
 const write = defineTool({
   name: 'write',
   description: 'A tool with a policy of its own',

@@ -1,23 +1,14 @@
-import { defineTool, type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
+import { type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
 import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
-import { z } from 'zod';
 import { modelRequestQuery } from '../../workflows/definitions';
 import { uniqueTurnId } from '../conformance/support';
+import { echoTool as echo } from '../support/echo-tool';
 import { TemporalKit } from './support/kit';
 import { collect } from './support/poll';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
 afterAll(() => kit.close());
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers with its argument',
-  input: z.object({ n: z.number() }),
-  concurrencySafe: true,
-  retrySafe: true,
-  execute: ({ n }) => `echo ${n}`,
-});
 
 const responses = 14;
 const perResponse = 5;

@@ -1,21 +1,12 @@
-import { defineTool, type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
+import { type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
 import { createTurnWorker } from 'durable-turns/worker';
-import { z } from 'zod';
 import { uniqueTurnId } from '../conformance/support';
+import { echoTool as echo } from '../support/echo-tool';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
 afterAll(() => kit.close());
-
-const echo = defineTool({
-  name: 'echo',
-  description: 'Answers with its argument',
-  input: z.object({ n: z.number() }),
-  concurrencySafe: true,
-  retrySafe: true,
-  execute: ({ n }) => `echo ${n}`,
-});
 
 /**
  * Starts a turn whose first model request streams one call `callDelayMs` after it begins, shuts the
