@@ -249,7 +249,7 @@ function measuringCpu(env: Env, store: CpuByTrial, name: string, make: () => Tri
   return (): Trial => {
     const inner = make();
     return {
-      ...(inner.before ? { before: () => inner.before?.() ?? Promise.resolve() } : {}),
+      ...(inner.before ? { before: inner.before } : {}),
       run: async () => {
         const meter = cpuMeter(env.temporal.serverPid);
         await inner.run();
@@ -928,8 +928,9 @@ async function timed<T>(name: string, durations: Record<string, number>, fn: () 
   }
 }
 
-// Flat first: it compares runs minutes apart, and the sections before it left the machine busy for a
-// while (a transient slowdown of the bench process itself, seen in its CPU per call).
+// Flat first: it compares runs minutes apart, and once, after the other sections, a slow spell of
+// the bench process itself (seen in its CPU per call) fell on its small turns. The order alone does
+// not make its spread reliable on a shared machine.
 const SECTIONS = ['flat', 'overhead', 'wave', 'concurrent', 'history'] as const;
 type Section = (typeof SECTIONS)[number];
 interface SectionResult {
