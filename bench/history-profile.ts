@@ -4,19 +4,16 @@
  * consecutive activities of one type (per-call cadence of a sequential chain).
  */
 import { temporal } from '@temporalio/proto';
+import { eventBytes, type HistoryEvent } from '../test/support/history-events';
 import { round, summarize } from './measure';
 
-export type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+export { eventBytes, type HistoryEvent, isWorkflowTaskEvent } from '../test/support/history-events';
+
 const EventType = temporal.api.enums.v1.EventType;
 
 export function eventTimeMs(event: HistoryEvent | undefined): number {
   const t = event?.eventTime;
   return t ? Number(t.seconds ?? 0) * 1_000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
-}
-
-/** The size of an event as the server stores it (protobuf encoding). */
-export function eventBytes(event: HistoryEvent): number {
-  return temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
 }
 
 const median = (values: number[]) => round(summarize(values).medianMs);

@@ -116,28 +116,58 @@ export async function serverSettled(
 }
 
 /**
- * How many cores this process (worker, client, bench) and the dev server kept busy between
- * `start` and `stop`: CPU seconds over wall seconds.
+ * CPU seconds the whole machine has spent busy so far (every core: user, nice, system, irq,
+ * softirq, steal), from /proc/stat; undefined elsewhere.
+ */
+function machineBusySeconds(): number | undefined {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
+    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    const busy = [user, nice, system, irq, softirq, steal].reduce<number>((a, b) => a + (b ?? 0), 0);
+    return Number.isFinite(busy) ? busy / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const perCore = (cpuS: number | undefined, wallS: number) =>
+  cpuS === undefined ? null : Math.round((cpuS / wallS) * 100) / 100;
+
+/**
+ * How many cores this process (worker, client, bench), the dev server and everything else on the
+ * machine kept busy between `start` and `stop`: CPU seconds over wall seconds. `otherCores` is
+ * load the benchmark did not make; on a shared machine it says which runs were disturbed.
  */
 export function cpuMeter(serverPid: number | undefined) {
   const started = performance.now();
   const ownStart = process.cpuUsage();
   const serverStart = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+  const machineStart = machineBusySeconds();
   return {
     stop: () => {
       const wallS = (performance.now() - started) / 1_000;
       const own = process.cpuUsage(ownStart);
       const serverEnd = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+      const machineEnd = machineBusySeconds();
       const serverS =
         serverStart === undefined || serverEnd === undefined ? undefined : serverEnd - serverStart;
       const benchS = (own.user + own.system) / 1e6;
+      const otherS =
+        machineStart === undefined || machineEnd === undefined || serverS === undefined
+          ? undefined
+          : Math.max(0, machineEnd - machineStart - benchS - serverS);
       return {
         wallS: Math.round(wallS * 1_000) / 1_000,
         benchCpuS: Math.round(benchS * 1_000) / 1_000,
         /** /proc counts in 10 ms ticks. */
         serverCpuS: serverS === undefined ? null : Math.round(serverS * 100) / 100,
-        benchProcessCores: Math.round((benchS / wallS) * 100) / 100,
-        serverCores: serverS === undefined ? null : Math.round((serverS / wallS) * 100) / 100,
+        benchProcessCores: perCore(benchS, wallS),
+        serverCores: perCore(serverS, wallS),
+        otherCores: perCore(otherS, wallS),
       };
     },
   };

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { temporal } from '@temporalio/proto';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { z } from 'zod';
 import { uniqueTurnId } from '../conformance/support';
+import { eventBytes, type HistoryEvent, isWorkflowTaskEvent } from '../support/history-events';
 import { TemporalKit } from './support/kit';
 import { collect } from './support/poll';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
 afterAll(() => kit.close());
-
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 const noop = defineTool({
   name: 'noop',
@@ -40,10 +38,6 @@ const noise = defineTool({
 function inputBytes(event: HistoryEvent): number {
   const payloads = event.activityTaskScheduledEventAttributes?.input?.payloads ?? [];
   return payloads.reduce((sum, p) => sum + (p.data?.length ?? 0), 0);
-}
-
-function eventBytes(event: HistoryEvent): number {
-  return temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
 }
 
 const median = (xs: readonly number[]) => {
@@ -286,14 +280,3 @@ describe('long turns', () => {
     });
   });
 });
-
-/** A workflow task's own bookkeeping (scheduled, started, completed, timed out, failed). */
-function isWorkflowTaskEvent(event: HistoryEvent): boolean {
-  return Boolean(
-    event.workflowTaskScheduledEventAttributes ||
-      event.workflowTaskStartedEventAttributes ||
-      event.workflowTaskCompletedEventAttributes ||
-      event.workflowTaskTimedOutEventAttributes ||
-      event.workflowTaskFailedEventAttributes,
-  );
-}
