@@ -9,6 +9,16 @@ import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { ensureTemporal } from 'durable-turns/devserver';
+import { throwawayStateRoot } from '../test/support/throwaway-dir';
+
+/**
+ * Where the throwaway server keeps its SQLite file: tmpfs where there is one (see
+ * throwawayStateRoot: the disk's latency is noise, not turns). BENCH_SERVER_ON_DISK=1 keeps it on
+ * disk, to see the difference for yourself.
+ */
+function serverStateBase(): { dir: string; medium: 'tmpfs' | 'disk' } {
+  return process.env.BENCH_SERVER_ON_DISK === '1' ? { dir: tmpdir(), medium: 'disk' } : throwawayStateRoot();
+}
 
 export interface BenchTemporal {
   address: string;
@@ -19,11 +29,14 @@ export interface BenchTemporal {
   serverStartMs: number;
   /** The dev server's process id, for CPU accounting. */
   serverPid: number | undefined;
+  /** Where its SQLite file is. */
+  stateMedium: 'tmpfs' | 'disk';
   close(): Promise<void>;
 }
 
 export async function openBenchTemporal(log: (message: string) => void): Promise<BenchTemporal> {
-  const stateDir = await mkdtemp(join(tmpdir(), 'durable-turns-bench-'));
+  const base = serverStateBase();
+  const stateDir = await mkdtemp(join(base.dir, 'durable-turns-bench-'));
   // Our own server even when the environment names one: the numbers must not depend on it.
   const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;
   const started = performance.now();
@@ -48,6 +61,7 @@ export async function openBenchTemporal(log: (message: string) => void): Promise
     connection,
     serverStartMs,
     serverPid: temporal.devServer?.pid,
+    stateMedium: base.medium,
     close: async () => {
       await connection.close().catch(() => {});
       await native.close().catch(() => {});

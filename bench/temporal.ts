@@ -610,6 +610,10 @@ async function measureFlat(env: Env) {
   const spread = (values: number[]) => Math.max(...values) / Math.min(...values) - 1;
   const cpuSpread = spread(perSize.map((p) => p.cpuMsPerCall.bench + p.cpuMsPerCall.server));
   const rawSpread = spread(perSize.map((s) => s.msPerCall));
+  // Judged per call with the turn's fixed cost (start, the final text request, the result) taken
+  // out, as section 1 does: left in, it is about 15 % of the 100-call turn's time on a fast server and
+  // would measure the turn's start, not its calls. The raw spread stays reported.
+  const marginalSpread = spread(perSize.map((p) => p.marginalMsPerCall));
   /** From each size's fastest run: what a quiet machine gets. */
   const bestSpread = spread(perSize.map((s) => s.turnMs.min / s.calls));
   const largest = perSize.at(-1);
@@ -625,18 +629,19 @@ async function measureFlat(env: Env) {
       continueAsNewAfterEvents: FLAT_CONTINUE_AS_NEW_AFTER,
     },
     method:
-      'ms per call = median turn time (start to result, or to the failure) / calls; every call verified executed; spread = max/min − 1 of ms per call; workflow runs counted by visibility list on the workflow id',
+      'ms per call = median turn time (start to result, or to the failure) / calls; marginal = (that − median no-call turn) / calls; every call verified executed; spread = max/min − 1; the target is judged on the marginal spread; workflow runs counted by visibility list on the workflow id',
     sizes: perSize,
     baselineTurnMs: samples.baseline ? sampleMs(samples.baseline) : null,
     spread: round(rawSpread),
-    marginalSpread: round(spread(perSize.map((p) => p.marginalMsPerCall))),
+    marginalSpread: round(marginalSpread),
     bestSpread: round(bestSpread),
     /** Spread of CPU ms per call (bench process + server): the work per call, whatever the load. */
     cpuSpread: round(cpuSpread),
     targetSpread: FLAT_TARGET_SPREAD,
     withinTurn,
     allCompleted,
-    meetsTarget: allCompleted && rawSpread <= FLAT_TARGET_SPREAD,
+    meetsTargetBy: 'marginalSpread',
+    meetsTarget: allCompleted && marginalSpread <= FLAT_TARGET_SPREAD,
   };
 }
 
@@ -651,17 +656,19 @@ async function withinTurnTrend(env: Env, largest: readonly { turnId: string }[])
   for (const { turnId } of largest) {
     const { runIds } = await runsOf(env, turnId);
     const { msPerCall } = await perRunProfile(env, turnId, runIds);
-    const values = msPerCall.filter((v): v is number => v !== null);
+    const byRun = msPerCall.filter((v): v is number => v !== null);
+    // The last run also makes the final model request and packs the turn's result over fewer calls.
+    const values = byRun.slice(0, -1);
     const half = Math.floor(values.length / 2);
     perTurn.push({
-      msPerCallByRun: values,
+      msPerCallByRun: byRun,
       laterOverEarlier: round(median(values.slice(values.length - half)) / median(values.slice(0, half))),
     });
   }
   const ratios = perTurn.map((t) => t.laterOverEarlier);
   return {
     method:
-      'per turn: median ms per call of the later half of its workflow runs / that of the earlier half (1 = no growth)',
+      'per turn: median ms per call of the later half of its workflow runs / that of the earlier half (1 = no growth); the last run (final request, result) left out',
     turns: perTurn,
     medianLaterOverEarlier: round(median(ratios)),
   };
@@ -1077,8 +1084,7 @@ async function main(): Promise<void> {
   const report = {
     machine: machineInfo(loadBefore),
     temporal: {
-      server:
-        'temporal server start-dev (embedded, SQLite file in a temp dir), headless, started by this run',
+      server: `temporal server start-dev (embedded), headless, started by this run; its SQLite file on ${temporalEnv.stateMedium}`,
       serverStartMs: round(temporalEnv.serverStartMs, 0),
       worker: 'one createTurnWorker in the bench process (defaults); the floor runs on a worker of its own',
     },
