@@ -107,8 +107,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
       const used = new Set(request.callIds);
       const streamedIds = new Set<string>();
-      // Calls go to the workflow by Update as soon as they are complete; those that complete while
-      // an Update is in flight go together in the next one (fewer workflow tasks, same order).
+      // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
+      // goes together); those that complete while an Update is in flight go together in the next.
       const handOver = new CallHandOver(async (calls, batch) => {
         await untilCancelled(() =>
           workflow.executeUpdate(acceptCallsUpdate, {
@@ -145,6 +145,10 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
             handOver.push(call);
           },
         });
+        // Calls of a burst that the stream's end overtook go with the response instead of an
+        // Update of their own: they could start no sooner that way, and each Update is a workflow
+        // task and two events more in history.
+        handOver.close();
         await handOver.drain();
         const response = buildModelResponse({
           collected,

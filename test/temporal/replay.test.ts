@@ -92,6 +92,8 @@ describe('turn histories replay deterministically', () => {
           { id: 'd', name: 'flaky', args: {} },
           { id: 'e', name: 'deploy', args: { target: 'prod' } },
         ],
+        // The stream goes on after the calls, so they are handed over by Update mid-stream.
+        finishDelayMs: 300,
       },
       { text: 'done' },
     ]);
@@ -116,10 +118,15 @@ describe('turn histories replay deterministically', () => {
       return { turnId, history: await client.client.workflow.getHandle(turnId).fetchHistory() };
     });
 
-    // The history really holds what we mean to replay: a timer (the retry wait) and the update.
+    // The history really holds what we mean to replay: a timer (the retry wait), the calls handed
+    // over mid-stream and the approval (both updates).
     const types = eventTypes(history);
     expect(types).toContain('timerStartedEventAttributes');
-    expect(types).toContain('workflowExecutionUpdateAcceptedEventAttributes');
+    const updates = (history.events ?? []).flatMap((e) => {
+      const name = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name;
+      return name ? [name] : [];
+    });
+    expect(new Set(updates)).toEqual(new Set(['acceptCalls', 'approve']));
     expect(types).toContain('upsertWorkflowSearchAttributesEventAttributes');
     await expect(replay(history, turnId)).resolves.toBeUndefined();
 
