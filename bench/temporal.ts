@@ -74,6 +74,7 @@ const FLAT_PER_RESPONSE = 50;
 const FLAT_CONTINUE_AS_NEW_AFTER = 2_000;
 const FLAT_TARGET_SPREAD = 0.2;
 const FLAT_WARMUP_SIZE = 1_000;
+const FLAT_ROUNDS = 5;
 const FLAT_WARMUP_TURNS = quick ? 0 : 2;
 const CONCURRENT_TURNS = 50;
 const CONCURRENT_BATCHES = [10, 10] as const;
@@ -557,8 +558,6 @@ async function measureFlat(env: Env) {
         }),
       ),
     );
-  const [smallest, ...larger] = FLAT_SIZES;
-  check(smallest !== undefined, 'flat sizes');
   // Untimed: the worker's code keeps getting faster for thousands of calls (JIT; on a fresh worker
   // own CPU per call fell from 10 to 3.4 ms over six 100-call turns and from 4.6 to 2.7 ms over six
   // 1,000-call ones). Measured cold, the small turns (run first) paid for it and the large did not.
@@ -575,26 +574,19 @@ async function measureFlat(env: Env) {
     warm.verify();
   }
   log(`flat: worker warmed up with ${FLAT_WARMUP_TURNS} × ${FLAT_WARMUP_SIZE} calls`);
-  // The small turn is cheap: warm up on it and take a median of seven. The larger ones are long
-  // (the largest a minute or more on a small machine): a median of three each, taken in turns so a
-  // slow spell of a shared machine falls on every size alike. Every run starts on a settled
-  // server, so none pays for the background work its predecessor left.
-  const small = await measureInterleaved({
+  // Every size (and the no-call turn the marginal cost needs) is run in turns, five rounds, and
+  // the median taken: a slow spell of a shared machine, which can last as long as a large turn,
+  // falls on every size alike. Every run starts on a settled server, so none pays for the
+  // background work its predecessor left.
+  const samples: Record<string, Sample> = await measureInterleaved({
     trials: {
       baseline: () => turnTrial(env, { script: 'none', calls: 0, options: {} }),
-      [`calls${smallest}`]: trial(smallest),
+      ...Object.fromEntries(FLAT_SIZES.map((size) => [`calls${size}`, trial(size)])),
     },
-    warmup: 1,
-    runs: quick ? 1 : 7,
-    onProgress: (m) => log(`flat ${smallest}: ${m}`),
-  });
-  const large = await measureInterleaved({
-    trials: Object.fromEntries(larger.map((size) => [`calls${size}`, trial(size)])),
     warmup: 0,
-    runs: quick ? 1 : 3,
-    onProgress: (m) => log(`flat ${larger.join(', ')}: ${m}`),
+    runs: quick ? 1 : FLAT_ROUNDS,
+    onProgress: (m) => log(`flat: ${m}`),
   });
-  const samples: Record<string, Sample> = { ...small, ...large };
   const perSize = [];
   for (const size of FLAT_SIZES) {
     const sample = samples[`calls${size}`];
