@@ -6,10 +6,10 @@ import { throwawayStateRoot } from './support/throwaway-dir';
 
 /**
  * Starts one headless Temporal dev server for the whole suite, on a fresh SQLite file (in memory
- * where the machine allows) so runs do not see each other's workflows, and tells the tests where it is through TEMPORAL_ADDRESS and
- * TEMPORAL_NAMESPACE (test workers inherit this process's environment). A TEMPORAL_ADDRESS the
- * user set is honoured: then nothing is started. The first run on a machine may build the
- * Temporal CLI; its progress lines show here.
+ * where the machine allows) so runs do not see each other's workflows, and tells the tests where
+ * it is through TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE (test workers inherit this process's
+ * environment). A TEMPORAL_ADDRESS the user set is honoured: then nothing is started. The first
+ * run on a machine may build the Temporal CLI; its progress lines show here.
  */
 export default async function globalSetup(): Promise<void> {
   const stateDir = await fs.mkdtemp(path.join(throwawayStateRoot().dir, 'durable-turns-test-'));
