@@ -3,6 +3,7 @@ import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
 import { modelRequestQuery } from '../../workflows/definitions';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool as echo } from '../support/echo-tool';
+import { signal } from '../support/signal';
 import { TemporalKit } from './support/kit';
 import { collect } from './support/poll';
 
@@ -29,10 +30,7 @@ describe('model requests read their transcript incrementally', () => {
     ]);
     const client = kit.client(taskQueue);
     const compared: { responseIndex: number; same: boolean; messages: number }[] = [];
-    let handOver: () => void = () => {};
-    const halfway = new Promise<void>((resolve) => {
-      handOver = resolve;
-    });
+    const halfway = signal();
     // Before answering, the model asks the workflow for the whole transcript itself and compares.
     const model: TurnModel = {
       name: 'scripted',
@@ -47,7 +45,7 @@ describe('model requests read their transcript incrementally', () => {
           messages: request.messages.length,
         });
         yield* scripted.stream(request);
-        if (request.responseIndex === Math.floor(responses / 2)) handOver();
+        if (request.responseIndex === Math.floor(responses / 2)) halfway.fire();
       },
     };
     const worker = (transcripts: TranscriptCache) =>
@@ -71,8 +69,8 @@ describe('model requests read their transcript incrementally', () => {
       continueAsNewAfterEvents: 120,
     });
     const first = new TranscriptCache();
-    const firstStopped = (await worker(first)).runUntil(halfway);
-    await halfway;
+    const firstStopped = (await worker(first)).runUntil(halfway.happened);
+    await halfway.happened;
     // The rest of the turn runs on a worker that has read nothing of it yet. It starts before the
     // first one has stopped: that one's last model request waits for its hand-over Update, which
     // needs a workflow worker.

@@ -2,6 +2,7 @@ import { type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns'
 import { createTurnWorker } from 'durable-turns/worker';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool as echo } from '../support/echo-tool';
+import { signal } from '../support/signal';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();
@@ -19,14 +20,11 @@ async function shutDownMidRequest({ callDelayMs, graceMs }: { callDelayMs: numbe
     { toolCalls: [{ id: 'a', name: 'echo', args: { n: 1 }, delayMs: callDelayMs }] },
     { text: 'done' },
   ]);
-  let streaming: () => void = () => {};
-  const firstRequestStreams = new Promise<void>((resolve) => {
-    streaming = resolve;
-  });
+  const firstRequestStreams = signal();
   const model: TurnModel = {
     name: 'slow-start',
     async *stream(request: ModelRequest) {
-      streaming();
+      firstRequestStreams.fire();
       yield* scripted.stream(request);
     },
   };
@@ -43,7 +41,7 @@ async function shutDownMidRequest({ callDelayMs, graceMs }: { callDelayMs: numbe
   const turn = await client.start({ turnId: uniqueTurnId('shutdown'), input: 'go', model: 'slow-start' });
   const first = await worker();
   const running = first.run();
-  await firstRequestStreams;
+  await firstRequestStreams.happened;
   const shutdownAt = Date.now();
   first.shutdown();
   await running;
