@@ -9,7 +9,7 @@ import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
 import { packCarried, unpackCarried } from '../workflows/carried-turn';
 import type { KnownTranscript } from '../workflows/definitions';
-import { answerModelRequest } from '../workflows/model-request-answer';
+import { answerModelRequest, transcriptDigests } from '../workflows/model-request-answer';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 
@@ -27,8 +27,13 @@ async function journalOfTurn(): Promise<JournalEntry[]> {
   return journal.entries('t');
 }
 
-/** A workflow run as the model activity sees it: its run id and its turn engine, queried as over the wire. */
+/**
+ * A workflow run as the model activity sees it: its chain's id (the first run's) and its turn
+ * engine, queried as over the wire.
+ */
 class FakeRun {
+  private readonly digests = transcriptDigests();
+
   constructor(
     readonly epoch: string,
     readonly engine: TurnEngine,
@@ -40,6 +45,7 @@ class FakeRun {
       responseIndex: this.engine.view.responseIndex,
       epoch: this.epoch,
       known,
+      digests: this.digests,
     });
     return JSON.parse(JSON.stringify(answer)) as typeof answer;
   };
@@ -51,8 +57,8 @@ class FakeRun {
 }
 
 /** The run at each model request of the turn, all in one workflow run. */
-async function requestPoints(epoch = 'run-1'): Promise<FakeRun[]> {
-  const entries = await journalOfTurn();
+async function requestPoints(epoch = 'run-1', journal = journalOfTurn()): Promise<FakeRun[]> {
+  const entries = await journal;
   return entries.flatMap((entry, i) =>
     entry.type === 'model.requested' ? [new FakeRun(epoch, TurnEngine.replay(entries.slice(0, i + 1)))] : [],
   );
@@ -75,18 +81,19 @@ describe('reading a model request incrementally', () => {
     expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1 });
     const last = runs.at(-1) as FakeRun;
     const held = cache.get('wf');
+    const before = await runs.at(-2)?.full();
     const answer = await last.query({
       epoch: 'run-1',
       messageCount: (held?.messages.length ?? 0) - 2,
-      lastMessageDigest: (await runs.at(-2)?.full())?.lastMessageDigest ?? '',
+      messagesDigest: before?.messagesDigest ?? '',
       callIdCount: (held?.callIds.length ?? 0) - 2,
-      lastCallId: held?.callIds.at(-3) ?? '',
+      callIdsDigest: before?.callIdsDigest ?? '',
     });
     expect(answer?.messages).toHaveLength(2);
     expect(answer?.callIds).toHaveLength(2);
   });
 
-  test('after continue-as-new the new run answers in full, then incrementally again', async () => {
+  test('after continue-as-new the next run still answers with only what is new', async () => {
     const entries = await journalOfTurn();
     const requested = entries.flatMap((e, i) => (e.type === 'model.requested' ? [i] : []));
     const [cut, next] = [requested[3] ?? 0, requested[4] ?? 0];
@@ -100,16 +107,38 @@ describe('reading a model request incrementally', () => {
       );
       const engine = TurnEngine.restore(carried.snapshot);
       expect(engine.next(Date.now()).op.kind).toBe('call-model');
-      return new FakeRun('run-2', engine);
+      // The same chain: its first run's id.
+      return new FakeRun('run-1', engine);
     };
     const cache = new TranscriptCache();
     await expectSameAsFullRead(new FakeRun('run-1', TurnEngine.replay(entries.slice(0, cut + 1))), cache);
-    // The next run starts from the carried turn, its messages rebuilt from the events.
+    // The next run starts from the carried turn, its messages rebuilt from the events: they are
+    // the same messages, so the prefix the worker holds still stands.
     await expectSameAsFullRead(carriedRun(cut), cache);
-    expect(cache.reads).toEqual({ full: 2, incremental: 0 });
+    expect(cache.reads).toEqual({ full: 1, incremental: 1 });
     // Later in that run (rebuilt here the same way; the messages are the same).
     await expectSameAsFullRead(carriedRun(next), cache);
-    expect(cache.reads).toEqual({ full: 2, incremental: 1 });
+    expect(cache.reads).toEqual({ full: 1, incremental: 2 });
+  });
+
+  test('a turn whose earlier messages were rewritten, as by a reset, answers in full', async () => {
+    const entries = await journalOfTurn();
+    const cache = new TranscriptCache();
+    const before = await requestPoints('run-1', Promise.resolve(entries));
+    await expectSameAsFullRead(before[3] as FakeRun, cache);
+    // The same chain, the same counts, but the first response's text (far from the tail) differs.
+    const rewritten = entries.map((e) =>
+      e.type === 'model.responded' && e.responseIndex === 0
+        ? (JSON.parse(JSON.stringify(e).replace('step 0', 'another step')) as typeof e)
+        : e,
+    );
+    expect(JSON.stringify(rewritten)).not.toBe(JSON.stringify(entries));
+    const after = await requestPoints('run-1', Promise.resolve(rewritten));
+    await expectSameAsFullRead(after[4] as FakeRun, cache);
+    expect(cache.reads).toEqual({ full: 2, incremental: 0 });
+    // A chain of another turn under the same workflow id answers in full too.
+    await expectSameAsFullRead((await requestPoints('run-9', Promise.resolve(entries)))[5] as FakeRun, cache);
+    expect(cache.reads).toEqual({ full: 3, incremental: 0 });
   });
 
   test('a worker with an empty cache, or one that missed requests, reads the same transcript', async () => {
@@ -134,7 +163,7 @@ describe('reading a model request incrementally', () => {
     const held = cache.get('wf');
     if (!held) throw new Error('nothing held');
     // Another worker's copy whose last message differs (say, a partial response later replaced).
-    cache.set('wf', { ...held, lastMessageDigest: 'not-the-same' });
+    cache.set('wf', { ...held, messagesDigest: 'not-the-same' });
     await expectSameAsFullRead(runs[3] as FakeRun, cache);
     expect(cache.reads).toEqual({ full: 2, incremental: 0 });
     const last = runs[3] as FakeRun;
@@ -150,7 +179,14 @@ describe('reading a model request incrementally', () => {
   test('the cache is bounded: least recently used turns go first, and idle ones are dropped', () => {
     let now = 0;
     const cache = new TranscriptCache({ maxTurns: 2, maxBytes: 100, idleMs: 1_000, now: () => now });
-    const held = (bytes: number) => ({ epoch: 'e', messages: [], lastMessageDigest: '', callIds: [], bytes });
+    const held = (bytes: number) => ({
+      epoch: 'e',
+      messages: [],
+      messagesDigest: '',
+      callIds: [],
+      callIdsDigest: '',
+      bytes,
+    });
     cache.set('a', held(10));
     cache.set('b', held(10));
     cache.get('a');

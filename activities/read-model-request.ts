@@ -58,8 +58,9 @@ function extend(held: HeldTranscript | undefined, answer: ModelRequestContext): 
   return {
     epoch: answer.epoch,
     messages: base ? [...base.messages, ...answer.messages] : answer.messages,
-    lastMessageDigest: answer.lastMessageDigest,
+    messagesDigest: answer.messagesDigest,
     callIds: base ? [...base.callIds, ...answer.callIds] : answer.callIds,
+    callIdsDigest: answer.callIdsDigest,
     bytes: (base?.bytes ?? 0) + answer.messages.reduce((sum, m) => sum + JSON.stringify(m).length, 0),
   };
 }

@@ -3,11 +3,12 @@ import type { KnownTranscript } from '../workflows/definitions';
 
 /** A turn's transcript as this worker last read it from the turn's workflow. */
 export interface HeldTranscript {
-  /** The workflow run it was read from (see `KnownTranscript.epoch`). */
+  /** The workflow chain it was read from (see `KnownTranscript.epoch`). */
   epoch: string;
   messages: readonly Message[];
-  lastMessageDigest: string;
+  messagesDigest: string;
   callIds: readonly string[];
+  callIdsDigest: string;
   /** About how much memory it holds: the JSON length of its messages. */
   bytes: number;
 }
@@ -94,8 +95,8 @@ export function knownOf(held: HeldTranscript): KnownTranscript {
   return {
     epoch: held.epoch,
     messageCount: held.messages.length,
-    lastMessageDigest: held.lastMessageDigest,
+    messagesDigest: held.messagesDigest,
     callIdCount: held.callIds.length,
-    lastCallId: held.callIds.at(-1) ?? '',
+    callIdsDigest: held.callIdsDigest,
   };
 }

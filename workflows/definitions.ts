@@ -65,16 +65,16 @@ export type Approval = z.infer<typeof approvalSchema>;
  * workflow: the workflow then sends only what came after it, if that prefix still stands.
  */
 export const knownTranscriptSchema = z.object({
-  /**
-   * The workflow run that gave the answer. Within a run messages and call ids are only appended;
-   * a new run (continue-as-new) rebuilds them, so a different run means a full answer.
-   */
+  /** The turn's workflow chain that gave the answer (its first run's id): another turn answers in full. */
   epoch: z.string().min(1),
   messageCount: z.number().int().nonnegative(),
-  /** Digest of the last of those messages, so a message changed in place is noticed too. */
-  lastMessageDigest: z.string(),
+  /**
+   * Chained digest of those messages (see `PrefixDigests`): it covers every one of them, so a
+   * message changed anywhere — a reset rewrites a turn's tail — is noticed, not only the last.
+   */
+  messagesDigest: z.string(),
   callIdCount: z.number().int().nonnegative(),
-  lastCallId: z.string(),
+  callIdsDigest: z.string(),
 });
 export type KnownTranscript = z.infer<typeof knownTranscriptSchema>;
 
@@ -88,11 +88,13 @@ export interface ModelRequestContext {
   epoch: string;
   messagesFrom: number;
   messages: Message[];
-  /** Digest of the transcript's last message, to send back as `lastMessageDigest`. */
-  lastMessageDigest: string;
+  /** Chained digest of the whole transcript's messages, to send back as `messagesDigest`. */
+  messagesDigest: string;
   /** Ids of the turn's earlier calls (an id is unique across the whole turn). */
   callIdsFrom: number;
   callIds: string[];
+  /** Chained digest of all the call ids, to send back as `callIdsDigest`. */
+  callIdsDigest: string;
   /** Calls of this response the workflow already accepted from an earlier attempt's stream. */
   acceptedCallIds: string[];
 }

@@ -1,25 +1,40 @@
 import { type Message, stableHash, type TurnState } from '../core';
 import { type KnownTranscript, knownTranscriptSchema, type ModelRequestContext } from './definitions';
+import { PrefixDigests } from './prefix-digests';
+
+/** A workflow run's digests of its transcript's prefixes, kept between model requests. */
+export interface TranscriptDigests {
+  messages: PrefixDigests<Message>;
+  callIds: PrefixDigests<string>;
+}
+
+export function transcriptDigests(): TranscriptDigests {
+  return { messages: new PrefixDigests(messageDigest), callIds: new PrefixDigests((id: string) => id) };
+}
 
 /**
  * Answers the model activity's query for its request context. The activity says what it already
- * holds (`known`); when that is still a prefix of the transcript — the same run, the last known
- * message unchanged, the last known call id in its place — only what came after it is sent, so a
- * request late in a long turn reads the two newest messages instead of the whole transcript.
- * Anything else (another run, a changed message, a malformed `known`) gets the whole transcript.
+ * holds (`known`); when that is still a prefix of the transcript — the same turn, and the chained
+ * digests of its messages and call ids still those of the transcript's first ones — only what came
+ * after it is sent, so a request late in a long turn reads the two newest messages instead of the
+ * whole transcript. That holds across continue-as-new too: the next run rebuilds the same messages.
+ * Anything else (another turn, a changed message anywhere, as after a reset; a malformed `known`)
+ * gets the whole transcript.
  */
 export function answerModelRequest({
   view,
   responseIndex,
   epoch,
   known,
+  digests,
 }: {
   view: Readonly<TurnState>;
   responseIndex: number;
-  /** This workflow run's id: messages and call ids are only ever appended within one run. */
+  /** The turn's workflow chain: its first run's id, the same in every run after continue-as-new. */
   epoch: string;
   /** What the asker holds; not trusted (it crosses a boundary). */
   known: unknown;
+  digests: TranscriptDigests;
 }): ModelRequestContext | null {
   if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
   const accepted = view.batch?.streamOpen ? view.batch.calls.map((c) => c.call.toolCallId) : [];
@@ -28,32 +43,39 @@ export function answerModelRequest({
   const messages = view.messages;
   const parsed = knownTranscriptSchema.safeParse(known);
   const prefix =
-    parsed.success && stillHolds(parsed.data, { epoch, messages, callIds }) ? parsed.data : undefined;
+    parsed.success && stillHolds(parsed.data, { epoch, messages, callIds, digests })
+      ? parsed.data
+      : undefined;
   const messagesFrom = prefix?.messageCount ?? 0;
   const callIdsFrom = prefix?.callIdCount ?? 0;
-  const last = messages.at(-1);
   return {
     responseIndex,
     epoch,
     messagesFrom,
     messages: messages.slice(messagesFrom),
-    lastMessageDigest: last ? messageDigest(last) : '',
+    messagesDigest: digests.messages.at(messages, messages.length),
     callIdsFrom,
     callIds: callIds.slice(callIdsFrom),
+    callIdsDigest: digests.callIds.at(callIds, callIds.length),
     acceptedCallIds: accepted,
   };
 }
 
 function stillHolds(
   known: KnownTranscript,
-  now: { epoch: string; messages: readonly Message[]; callIds: readonly string[] },
+  now: {
+    epoch: string;
+    messages: readonly Message[];
+    callIds: readonly string[];
+    digests: TranscriptDigests;
+  },
 ): boolean {
   if (known.epoch !== now.epoch) return false;
   if (known.messageCount > now.messages.length || known.callIdCount > now.callIds.length) return false;
-  const lastMessage = now.messages[known.messageCount - 1];
-  if (known.messageCount > 0 && (!lastMessage || messageDigest(lastMessage) !== known.lastMessageDigest))
-    return false;
-  return known.callIdCount === 0 || now.callIds[known.callIdCount - 1] === known.lastCallId;
+  return (
+    now.digests.messages.at(now.messages, known.messageCount) === known.messagesDigest &&
+    now.digests.callIds.at(now.callIds, known.callIdCount) === known.callIdsDigest
+  );
 }
 
 // Messages are values: once appended they are never changed, so a message object's digest is

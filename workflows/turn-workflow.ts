@@ -38,7 +38,7 @@ import {
   type TurnWorkflowInput,
   turnWorkflowInputSchema,
 } from './definitions';
-import { answerModelRequest } from './model-request-answer';
+import { answerModelRequest, transcriptDigests } from './model-request-answer';
 import { packJson } from './packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from './search-attributes';
 
@@ -101,8 +101,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       gap: after + 1 < first,
     };
   });
+  const digests = transcriptDigests();
   setHandler(modelRequestQuery, (responseIndex, known) =>
-    answerModelRequest({ view: engine.view, responseIndex, epoch: workflowInfo().runId, known }),
+    answerModelRequest({
+      view: engine.view,
+      responseIndex,
+      epoch: workflowInfo().firstExecutionRunId,
+      known,
+      digests,
+    }),
   );
   const streamedCalls: StreamedCall[] = [];
   setHandler(
