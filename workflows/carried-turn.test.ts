@@ -62,6 +62,7 @@ describe('a carried turn', () => {
       const snapshot = TurnEngine.replay(prefix).snapshot();
       const events = prefix.filter(isTranscriptEvent);
       const packed = packCarried({ snapshot, events, progressSeq: cut });
+      expect(packed.chunks).toHaveLength(1);
       const unpacked = unpackCarried(packed);
       expect(JSON.stringify(unpacked.events)).toBe(JSON.stringify(events));
       expect(unpacked.snapshot).toEqual(snapshot);
@@ -70,12 +71,36 @@ describe('a carried turn', () => {
       expect(unpacked.progressSeq).toBe(cut);
       // The restored engine goes on as the original would.
       expect(TurnEngine.restore(unpacked.snapshot).snapshot()).toEqual(snapshot);
-      if (packed.length < packJson({ snapshot, events }).length) compacted += 1;
+      const size = packed.head.length + (packed.chunks[0]?.length ?? 0);
+      if (size < packJson({ snapshot, events }).length) compacted += 1;
     }
     expect(compacted).toBeGreaterThan(0);
   });
 
-  test('a turn packed before calls were carried by reference still unpacks', async () => {
+  test('over several runs, each packs only its own events and passes the earlier chunks on as they were', async () => {
+    const entries = await journalOfTurn();
+    const cuts = [5, 11, 11, 18, entries.length];
+    let packed = packCarried({ snapshot: TurnEngine.replay(entries.slice(0, 2)).snapshot(), events: [] });
+    expect(packed.chunks).toEqual([]);
+    for (const cut of cuts) {
+      const { packedChunks } = unpackCarried(packed);
+      const prefix = entries.slice(0, cut);
+      const snapshot = TurnEngine.replay(prefix).snapshot();
+      const events = prefix.filter(isTranscriptEvent);
+      const next = packCarried({ snapshot, events, progressSeq: cut }, packedChunks);
+      // The earlier chunks are the very same strings; a run with no new events adds no chunk.
+      expect(next.chunks.slice(0, packed.chunks.length)).toEqual(packed.chunks);
+      expect(next.chunks.length - packed.chunks.length).toBe(events.length > packedChunks.eventCount ? 1 : 0);
+      const unpacked = unpackCarried(next);
+      expect(JSON.stringify(unpacked.events)).toBe(JSON.stringify(events));
+      expect(unpacked.snapshot).toEqual(snapshot);
+      expect(unpacked.packedChunks.eventCount).toBe(events.length);
+      packed = next;
+    }
+    expect(packed.chunks.length).toBe(4);
+  });
+
+  test('a turn packed before calls were carried by reference, or before events were chunked, still unpacks', async () => {
     const entries = await journalOfTurn();
     const snapshot = TurnEngine.replay(entries.slice(0, -1)).snapshot();
     const events = entries.slice(0, -1).filter(isTranscriptEvent);
@@ -90,5 +115,10 @@ describe('a carried turn', () => {
     expect(unpacked.events).toEqual(events);
     expect(unpacked.snapshot).toEqual(snapshot);
     expect(unpacked.progressSeq).toBe(9);
+    // Its events were in no chunk: the next continue-as-new packs them all into the first one.
+    expect(unpacked.packedChunks).toEqual({ chunks: [], eventCount: 0 });
+    const next = unpackCarried(packCarried(unpacked, unpacked.packedChunks));
+    expect(next.events).toEqual(events);
+    expect(next.packedChunks.eventCount).toBe(events.length);
   });
 });

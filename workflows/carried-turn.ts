@@ -4,7 +4,7 @@ import { packJson, unpackJson } from './packed-json';
 
 /**
  * What a turn takes into its next run at continue-as-new: the state snapshot and the transcript
- * events so far, packed (the next run's input is a single payload).
+ * events so far.
  */
 export interface CarriedTurn {
   snapshot: TurnSnapshot;
@@ -13,7 +13,25 @@ export interface CarriedTurn {
   progressSeq?: number;
 }
 
-/** The packed form. Fields added later are optional, so a turn packed by older code still unpacks. */
+/**
+ * A carried turn in the form it crosses continue-as-new in: the state, packed, and the events in
+ * packed chunks, one per earlier run, oldest first. A run passes on the chunks it was given as they
+ * are and packs only its own events into a new one: packing the whole transcript at every
+ * continue-as-new made each one cost more than the last (about 200 ms in the workflow sandbox by
+ * 5,000 calls).
+ */
+export interface PackedCarry {
+  head: string;
+  chunks: string[];
+}
+
+/** The chunks a run was given, and how many of the turn's events (the first ones) they hold. */
+export interface PackedChunks {
+  chunks: readonly string[];
+  eventCount: number;
+}
+
+/** The packed head. Fields added later are optional, so a turn packed by older code still unpacks. */
 interface PackedTurn extends Partial<CarriedEvents> {
   snapshot: TurnSnapshot;
   progressSeq?: number;
@@ -28,14 +46,18 @@ interface PackedTurn extends Partial<CarriedEvents> {
 }
 
 /**
- * Packs a carried turn so that it holds what it must and little twice: the events (the whole
- * transcript, which `turn.result()` returns, so it grows with the turn) with each call by
- * reference to its message (see `compactCalls`); the snapshot without its messages (rebuilt from
- * the events, with the engine's notices kept by call id) and, when the events already say them,
- * without its call ids. What remains grows too and is needed: the loop detector's memory of every
- * distinct call (a repeat thousands of calls later is still a repeat).
+ * Packs a carried turn so that it holds what it must and little twice. The events (the whole
+ * transcript, which `turn.result()` returns, so it grows with the turn) go in chunks, each call by
+ * reference to its message (see `compactCalls`): those `earlier` already holds stay as they were,
+ * the rest make one new chunk. The head holds the snapshot without its messages (rebuilt from the
+ * events, with the engine's notices kept by call id) and, when the events already say them, without
+ * its call ids. What remains grows too and is needed: the loop detector's memory of every distinct
+ * call (a repeat thousands of calls later is still a repeat).
  */
-export function packCarried(carried: CarriedTurn): string {
+export function packCarried(
+  carried: CarriedTurn,
+  earlier: PackedChunks = { chunks: [], eventCount: 0 },
+): PackedCarry {
   const { snapshot, events, progressSeq } = carried;
   const notices: Record<string, string> = {};
   for (const message of snapshot.messages) {
@@ -44,7 +66,7 @@ export function packCarried(carried: CarriedTurn): string {
   }
   const callIdsFromEvents = sameList(callIdsOf(events), snapshot.callIds);
   const columns = detectorColumns(snapshot.detector.counts);
-  const packed: PackedTurn = {
+  const head: PackedTurn = {
     snapshot: {
       ...snapshot,
       messages: [],
@@ -55,15 +77,24 @@ export function packCarried(carried: CarriedTurn): string {
     notices,
     callIdsFromEvents,
     ...(columns ? { detectorCounts: columns } : {}),
-    ...compactCalls(events),
   };
-  return packJson(packed);
+  const fresh = events.slice(earlier.eventCount);
+  return {
+    head: packJson(head),
+    chunks: fresh.length > 0 ? [...earlier.chunks, packJson(compactCalls(fresh))] : [...earlier.chunks],
+  };
 }
 
-export function unpackCarried(packed: string): CarriedTurn {
-  const { snapshot, progressSeq, notices, callIdsFromEvents, detectorCounts, ...carried } =
-    unpackJson<PackedTurn>(packed);
-  const events = expandCalls(carried);
+/**
+ * The carried turn, and the chunks it came in (to pass on at the next continue-as-new). A head
+ * alone, as older code packed it (the events inside it), unpacks too.
+ */
+export function unpackCarried(packed: PackedCarry | string): CarriedTurn & { packedChunks: PackedChunks } {
+  const { head, chunks } = typeof packed === 'string' ? { head: packed, chunks: [] } : packed;
+  const { snapshot, progressSeq, notices, callIdsFromEvents, detectorCounts, ...inHead } =
+    unpackJson<PackedTurn>(head);
+  const chunked = chunks.flatMap((chunk) => expandCalls(unpackJson<CarriedEvents>(chunk)));
+  const events = [...chunked, ...expandCalls(inHead)];
   return {
     snapshot: {
       ...snapshot,
@@ -76,6 +107,8 @@ export function unpackCarried(packed: string): CarriedTurn {
     },
     events,
     ...(progressSeq !== undefined ? { progressSeq } : {}),
+    // Events that came in the head (older code) are not in a chunk: the next one takes them.
+    packedChunks: { chunks, eventCount: chunked.length },
   };
 }
 

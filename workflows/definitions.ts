@@ -47,6 +47,8 @@ export const turnWorkflowInputSchema = z.object({
     .default(256 * 1024),
   /** Set by the workflow itself at continue-as-new: the turn so far (see carried-turn.ts). */
   carried: z.string().optional(),
+  /** With `carried`: the turn's transcript events, in packed chunks (see `PackedCarry`). */
+  carriedChunks: z.array(z.string()).optional(),
   /** How many runs this turn has had (1 for the first). */
   run: z.number().int().positive().default(1),
 });

@@ -60,7 +60,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const input = turnWorkflowInputSchema.parse(rawInput);
   const { timing } = input;
   // A run after continue-as-new picks up the turn where the previous run left it.
-  const carried = input.carried ? unpackCarried(input.carried) : undefined;
+  const carried = input.carried
+    ? unpackCarried({ head: input.carried, chunks: input.carriedChunks ?? [] })
+    : undefined;
   const entries: TranscriptEvent[] = carried ? carried.events : [];
   // Watchers read progress by query from a bounded window of recent entries.
   const progress: ProgressEntry[] = [];
@@ -284,10 +286,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
         }
         await condition(allHandlersFinished);
         fold();
+        const next = packCarried(
+          { snapshot: engine.snapshot(), events: entries, progressSeq },
+          carried?.packedChunks,
+        );
         await continueAsNew<typeof turnWorkflow>({
           ...input,
           run: input.run + 1,
-          carried: packCarried({ snapshot: engine.snapshot(), events: entries, progressSeq }),
+          carried: next.head,
+          carriedChunks: next.chunks,
         });
       }
       const step = engine.next(Date.now());

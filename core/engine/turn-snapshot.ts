@@ -77,9 +77,11 @@ export const turnSnapshotSchema = z.object({
 export type TurnSnapshot = z.infer<typeof turnSnapshotSchema>;
 
 export function snapshotOf(state: TurnState): TurnSnapshot {
-  const { batch, callIds, detector, outputs: _outputs, ...rest } = state;
+  const { batch, callIds, detector, outputs: _outputs, messages, ...rest } = state;
   return {
     ...structuredCloneJson(rest),
+    // Messages are values, only ever appended: shared, not copied (a long turn's are megabytes).
+    messages: [...messages],
     schemaVersion: turnSnapshotVersion,
     // A batch whose outputs are all recorded is history (its outputs are in the messages): not carried.
     ...(batch && (batch.streamOpen || batch.recordedCount < batch.calls.length)
