@@ -726,7 +726,12 @@ interface RunRow {
   inputBytes: number;
   workflowTaskRunMs: number;
   maxWorkflowTaskMs: number;
+  /** The run's first workflow task (unpacking the carried turn) and last (packing it on). */
+  firstWorkflowTaskMs: number | null;
+  lastWorkflowTaskMs: number | null;
   callModelRunMs: number | null;
+  /** The run's first model request: the first to read the transcript in this run. */
+  firstCallModelMs: number | null;
 }
 
 async function perRunProfile(env: Env, workflowId: string, runIds: readonly string[]) {
@@ -749,6 +754,15 @@ async function perRunProfile(env: Env, workflowId: string, runIds: readonly stri
       const from = events.find((x) => Number(x.eventId) === Number(started));
       return [eventTimeMs(e) - eventTimeMs(from)];
     });
+    const firstModel = events.find((e) => {
+      const scheduled = e.activityTaskCompletedEventAttributes?.scheduledEventId;
+      if (scheduled === undefined || scheduled === null) return false;
+      const from = events.find((x) => Number(x.eventId) === Number(scheduled));
+      return from?.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel';
+    });
+    const firstModelStarted = events.find(
+      (x) => Number(x.eventId) === Number(firstModel?.activityTaskCompletedEventAttributes?.startedEventId),
+    );
     rows.push({
       calls,
       events: events.length,
@@ -757,7 +771,13 @@ async function perRunProfile(env: Env, workflowId: string, runIds: readonly stri
       inputBytes,
       workflowTaskRunMs: profile.workflowTaskRunMs,
       maxWorkflowTaskMs: round(Math.max(0, ...taskMs), 1),
+      firstWorkflowTaskMs: taskMs.length > 0 ? round(taskMs[0] ?? 0, 1) : null,
+      lastWorkflowTaskMs: taskMs.length > 0 ? round(taskMs.at(-1) ?? 0, 1) : null,
       callModelRunMs: profile.activities.callModel?.runMs ?? null,
+      firstCallModelMs:
+        firstModel && firstModelStarted
+          ? round(eventTimeMs(firstModel) - eventTimeMs(firstModelStarted), 1)
+          : null,
     });
   }
   // Column-wise: one array per measure, one entry per run.
@@ -770,7 +790,10 @@ async function perRunProfile(env: Env, workflowId: string, runIds: readonly stri
     inputBytes: column('inputBytes'),
     workflowTaskRunMedianMs: column('workflowTaskRunMs'),
     maxWorkflowTaskMs: column('maxWorkflowTaskMs'),
+    firstWorkflowTaskMs: column('firstWorkflowTaskMs'),
+    lastWorkflowTaskMs: column('lastWorkflowTaskMs'),
     callModelRunMedianMs: column('callModelRunMs'),
+    firstCallModelMs: column('firstCallModelMs'),
   };
 }
 
