@@ -29,32 +29,38 @@ const collectGarbage = () => gc({ type: 'minor' });
 /**
  * Times several trials round-robin (a, b, c, a, b, c, …) so drift in machine load spreads over all
  * of them instead of biasing whichever ran last. Setup (the factory) and verification are untimed.
+ * A trial with `repeats` runs that many times in each round, each a sample of its own: for short
+ * trials whose noise a comparison magnifies (a fixed cost subtracted and divided by few calls).
  */
 export async function measureInterleaved<Name extends string>({
   trials,
   warmup,
   runs,
+  repeats = {},
   onProgress,
 }: {
   trials: Record<Name, () => Trial>;
   warmup: number;
   runs: number;
+  repeats?: Partial<Record<Name, number>>;
   onProgress?: (message: string) => void;
 }): Promise<Record<Name, Sample>> {
   const names = Object.keys(trials) as Name[];
   const times = new Map<Name, number[]>(names.map((n) => [n, []]));
   for (let round = 0; round < warmup + runs; round++) {
     for (const name of names) {
-      const trial = trials[name]();
-      await trial.before?.();
-      collectGarbage();
-      const started = performance.now();
-      await trial.run();
-      const elapsed = performance.now() - started;
-      trial.verify();
-      if (round >= warmup) times.get(name)?.push(elapsed);
-      if (process.env.BENCH_VERBOSE === '1')
-        onProgress?.(`${name} round ${round + 1}: ${elapsed.toFixed(1)} ms`);
+      for (let repeat = 0; repeat < (repeats[name] ?? 1); repeat++) {
+        const trial = trials[name]();
+        await trial.before?.();
+        collectGarbage();
+        const started = performance.now();
+        await trial.run();
+        const elapsed = performance.now() - started;
+        trial.verify();
+        if (round >= warmup) times.get(name)?.push(elapsed);
+        if (process.env.BENCH_VERBOSE === '1')
+          onProgress?.(`${name} round ${round + 1}: ${elapsed.toFixed(1)} ms`);
+      }
     }
     const done = round + 1;
     if (done === warmup || done % Math.ceil((warmup + runs) / 5) === 0 || done === warmup + runs)

@@ -75,6 +75,8 @@ const FLAT_CONTINUE_AS_NEW_AFTER = 2_000;
 const FLAT_TARGET_SPREAD = 0.2;
 const FLAT_WARMUP_SIZE = 1_000;
 const FLAT_ROUNDS = 5;
+/** Runs per round of the flat section's short turns (the no-call turn and the smallest size). */
+const FLAT_SHORT_REPEATS = 5;
 const FLAT_WARMUP_TURNS = quick ? 0 : 2;
 const CONCURRENT_TURNS = 50;
 const CONCURRENT_BATCHES = [10, 10] as const;
@@ -577,14 +579,19 @@ async function measureFlat(env: Env) {
   // Every size (and the no-call turn the marginal cost needs) is run in turns, five rounds, and
   // the median taken: a slow spell of a shared machine, which can last as long as a large turn,
   // falls on every size alike. Every run starts on a settled server, so none pays for the
-  // background work its predecessor left.
+  // background work its predecessor left. The no-call turn (about 0.1 s) and the 100-call turn
+  // (0.6 s) run five times a round: the marginal cost takes the one from the other and divides by
+  // 100, which magnifies their noise 50 times more than the 5,000-call turn's. Run once a round,
+  // the no-call turn's median swung from 115 to 142 ms between runs of this bench, and the
+  // 100-call figure with it by 6 %.
   const samples: Record<string, Sample> = await measureInterleaved({
     trials: {
-      baseline: () => turnTrial(env, { script: 'none', calls: 0, options: {} }),
+      baseline: () => settledFirst(env, turnTrial(env, { script: 'none', calls: 0, options: {} })),
       ...Object.fromEntries(FLAT_SIZES.map((size) => [`calls${size}`, trial(size)])),
     },
     warmup: 0,
     runs: quick ? 1 : FLAT_ROUNDS,
+    repeats: { baseline: FLAT_SHORT_REPEATS, [`calls${FLAT_SIZES[0]}`]: FLAT_SHORT_REPEATS },
     onProgress: (m) => log(`flat: ${m}`),
   });
   const perSize = [];
@@ -638,6 +645,8 @@ async function measureFlat(env: Env) {
       maxConcurrency: FLAT_PER_RESPONSE,
       continueAsNewAfterEvents: FLAT_CONTINUE_AS_NEW_AFTER,
       warmupTurns: `${FLAT_WARMUP_TURNS} × ${FLAT_WARMUP_SIZE} calls, untimed, before any size`,
+      rounds: quick ? 1 : FLAT_ROUNDS,
+      shortTurnRunsPerRound: FLAT_SHORT_REPEATS,
     },
     method:
       'ms per call = median turn time (start to result, or to the failure) / calls; marginal = (that − median no-call turn) / calls; every call verified executed; spread = max/min − 1; the target is judged on the marginal spread; workflow runs counted by visibility list on the workflow id',
