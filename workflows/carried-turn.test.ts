@@ -111,7 +111,7 @@ describe('a carried turn', () => {
         if (part.output.notice) notices[part.toolCallId] = part.output.notice;
     }
     const older = packJson({ snapshot: { ...snapshot, messages: [] }, events, progressSeq: 9, notices });
-    const unpacked = unpackCarried(older);
+    const unpacked = unpackCarried({ head: older, chunks: [] });
     expect(unpacked.events).toEqual(events);
     expect(unpacked.snapshot).toEqual(snapshot);
     expect(unpacked.progressSeq).toBe(9);

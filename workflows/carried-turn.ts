@@ -87,10 +87,9 @@ export function packCarried(
 
 /**
  * The carried turn, and the chunks it came in (to pass on at the next continue-as-new). A head
- * alone, as older code packed it (the events inside it), unpacks too.
+ * as older code packed it (the events inside it, no chunks) unpacks too.
  */
-export function unpackCarried(packed: PackedCarry | string): CarriedTurn & { packedChunks: PackedChunks } {
-  const { head, chunks } = typeof packed === 'string' ? { head: packed, chunks: [] } : packed;
+export function unpackCarried({ head, chunks }: PackedCarry): CarriedTurn & { packedChunks: PackedChunks } {
   const { snapshot, progressSeq, notices, callIdsFromEvents, detectorCounts, ...inHead } =
     unpackJson<PackedTurn>(head);
   const chunked = chunks.flatMap((chunk) => expandCalls(unpackJson<CarriedEvents>(chunk)));

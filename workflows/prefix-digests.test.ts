@@ -18,6 +18,20 @@ describe('prefix digests', () => {
     expect([2, 5, 5, 10].map((n) => digests().at(copies, n))).toEqual(steps);
   });
 
+  test('each item is hashed once while the list only grows, whatever prefixes are asked for', () => {
+    let hashed = 0;
+    const counting = new PrefixDigests((item: { text: string }) => {
+      hashed += 1;
+      return item.text;
+    });
+    const items = Array.from({ length: 6 }, (_, i) => ({ text: `m${i}` }));
+    const full = counting.at(items, 6);
+    expect(counting.at(items, 3)).toBe(digests().at(items, 3));
+    expect(counting.at(items, 6)).toBe(full);
+    expect(counting.at([...items, { text: 'm6' }], 7)).toBe(digests().at([...items, { text: 'm6' }], 7));
+    expect(hashed).toBe(7);
+  });
+
   test('an item replaced in a list already digested changes the digests from it on', () => {
     const items = Array.from({ length: 6 }, (_, i) => ({ text: `m${i}` }));
     const kept = digests();

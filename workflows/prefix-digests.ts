@@ -19,9 +19,11 @@ export class PrefixDigests<T> {
     let same = 0;
     const limit = Math.min(n, this.items.length);
     while (same < limit && this.items[same] === list[same]) same++;
-    this.items.length = same;
-    this.chain.length = same;
-    for (let i = same; i < n; i++) {
+    if (same < limit) {
+      this.items.length = same;
+      this.chain.length = same;
+    }
+    for (let i = this.items.length; i < n; i++) {
       const item = list[i] as T;
       this.items.push(item);
       this.chain.push(stableHash(`${this.chain[i - 1] ?? ''}|${this.digestOf(item)}`));
