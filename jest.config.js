@@ -2,12 +2,21 @@
 // ESM-only packages (the AI SDK and its helpers) are transformed to CommonJS like our own code.
 const esmOnly = ['ai', '@ai-sdk', '@openai', 'eventsource-parser', '@standard-schema', '@vercel', 'openai'];
 
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Tests that need a Temporal server (the suite's shared dev server, or the CLI to start their
+ * own). Everything else is a unit test: it runs in the `unit` project, which starts nothing.
+ */
+const needsTemporal = [
+  '<rootDir>/test/temporal/',
+  '<rootDir>/test/conformance/temporal.test.ts',
+  '<rootDir>/devserver/ensure-temporal.test.ts',
+  '<rootDir>/devserver/start-dev-server.test.ts',
+];
+
+const shared = {
   testEnvironment: 'node',
+  rootDir: __dirname,
   roots: ['<rootDir>'],
-  testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
     '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
@@ -17,7 +26,26 @@ module.exports = {
     '^durable-turns$': '<rootDir>/index.ts',
     '^durable-turns/(.*)$': '<rootDir>/$1/index.ts',
   },
-  globalSetup: '<rootDir>/test/global-setup.ts',
-  globalTeardown: '<rootDir>/test/global-teardown.ts',
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
   testTimeout: 60_000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', ...needsTemporal],
+    },
+    {
+      ...shared,
+      displayName: 'temporal',
+      testMatch: needsTemporal.map((p) => (p.endsWith('/') ? `${p}**/*.test.ts` : p)),
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      // A project's global setup runs only when at least one of its tests is selected.
+      globalSetup: '<rootDir>/test/global-setup.ts',
+      globalTeardown: '<rootDir>/test/global-teardown.ts',
+    },
+  ],
 };

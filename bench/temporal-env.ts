@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { ensureTemporal } from 'durable-turns/devserver';
+import { ensureTemporal, fastQueueReaderConfig } from 'durable-turns/devserver';
 import { throwawayStateRoot } from '../test/support/throwaway-dir';
 
 /**
@@ -31,6 +31,8 @@ export interface BenchTemporal {
   serverPid: number | undefined;
   /** Where its SQLite file is. */
   stateMedium: 'tmpfs' | 'disk';
+  /** The server's dynamic config that bears on timing (the queue readers' poll rates). */
+  serverSettings: Readonly<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -39,11 +41,14 @@ export async function openBenchTemporal(log: (message: string) => void): Promise
   const stateDir = await mkdtemp(join(base.dir, 'durable-turns-bench-'));
   // Our own server even when the environment names one: the numbers must not depend on it.
   const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;
+  // BENCH_SLOW_QUEUE_READERS=1 runs the server on its stock poll rates, to compare.
+  const fastQueueReaders = process.env.BENCH_SLOW_QUEUE_READERS !== '1';
   const started = performance.now();
   const temporal = await ensureTemporal({
     env,
     stateDir,
     headless: true,
+    fastQueueReaders,
     // Throwaway state: no need to wait for a clean shutdown.
     stopTimeoutMs: 0,
     log: (line) => log(`temporal: ${line}`),
@@ -62,6 +67,7 @@ export async function openBenchTemporal(log: (message: string) => void): Promise
     serverStartMs,
     serverPid: temporal.devServer?.pid,
     stateMedium: base.medium,
+    serverSettings: fastQueueReaders ? fastQueueReaderConfig : {},
     close: async () => {
       await connection.close().catch(() => {});
       await native.close().catch(() => {});

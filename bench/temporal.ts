@@ -1133,6 +1133,7 @@ async function main(): Promise<void> {
     machine: machineInfo(loadBefore),
     temporal: {
       server: `temporal server start-dev (embedded), headless, started by this run; its SQLite file on ${temporalEnv.stateMedium}`,
+      serverSettings: temporalEnv.serverSettings,
       serverStartMs: round(temporalEnv.serverStartMs, 0),
       worker: 'one createTurnWorker in the bench process (defaults); the floor runs on a worker of its own',
     },

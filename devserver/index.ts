@@ -18,6 +18,7 @@ export {
   searchAttributeCommands,
 } from './ensure-search-attributes';
 export { type EnsuredTemporal, type EnsureTemporalOptions, ensureTemporal } from './ensure-temporal';
+export { fastQueueReaderConfig } from './fast-queue-readers';
 export {
   type ResolvedTemporalCli,
   type ResolveTemporalCliOptions,
