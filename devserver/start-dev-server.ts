@@ -128,10 +128,9 @@ export async function startDevServer({
       ...(webPort === undefined ? ['--headless'] : ['--ui-port', String(webPort)]),
       ...(namespace === 'default' ? [] : ['--namespace', namespace]),
       ...searchAttributes.flatMap((spec) => ['--search-attribute', `${spec.name}=${spec.type}`]),
-      ...Object.entries({ ...(fastQueueReaders ? fastQueueReaderConfig : {}), ...dynamicConfig }).flatMap(([key, value]) => [
-        '--dynamic-config-value',
-        `${key}=${JSON.stringify(value)}`,
-      ]),
+      ...Object.entries({ ...(fastQueueReaders ? fastQueueReaderConfig : {}), ...dynamicConfig }).flatMap(
+        ([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`],
+      ),
     ];
     const outcome = await launch({
       cli,
