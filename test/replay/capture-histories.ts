@@ -1,0 +1,329 @@
+/**
+ * Records real turn histories for the replay fixtures: `npx tsx test/replay/capture-histories.ts`.
+ *
+ * Turns last days, so a workflow change must still replay what running turns recorded. This runs
+ * one turn per scenario on a throwaway dev server with the workflow code of the commit it is run
+ * at, and writes each run's history to `test/replay/histories/<scenario>[.runN].json`;
+ * `committed-histories.test.ts` replays every file there against today's code. Run it again only
+ * to add scenarios: files of older releases are kept, never overwritten.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, promises as fs, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { NativeConnection } from '@temporalio/worker';
+import { type AnyTool, defineTool, scriptedModel, type TurnModel } from 'durable-turns';
+import { TurnClient } from 'durable-turns/client';
+import { ensureTemporal } from 'durable-turns/devserver';
+import { createTurnWorker } from 'durable-turns/worker';
+import { z } from 'zod';
+import { crashScript } from '../temporal/support/crash-script';
+import { collect, pollFor } from '../temporal/support/poll';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const outDir = path.join(__dirname, 'histories');
+const root = path.join(__dirname, '../..');
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
+
+const work = (ms: number, ctx: { heartbeat(): void; signal: AbortSignal }) =>
+  (async () => {
+    const end = Date.now() + ms;
+    while (Date.now() < end && !ctx.signal.aborted) {
+      ctx.heartbeat();
+      await sleep(Math.min(50, ms));
+    }
+  })();
+
+const read = defineTool({
+  name: 'read_file',
+  description: 'Reads a file',
+  input: z.object({ path: z.string(), ms: z.number().default(50) }),
+  concurrencySafe: true,
+  resources: ({ path }) => [`file:${path}`],
+  execute: async ({ path, ms }, ctx) => {
+    await work(ms, ctx);
+    return `contents of ${path}`;
+  },
+});
+const write = defineTool({
+  name: 'write_file',
+  description: 'Writes a file',
+  input: z.object({ path: z.string() }),
+  resources: ({ path }) => [`file:${path}`],
+  execute: async ({ path }, ctx) => {
+    await work(50, ctx);
+    return `wrote ${path}`;
+  },
+});
+const flaky = defineTool({
+  name: 'flaky',
+  description: 'Fails its first attempt',
+  input: z.object({}),
+  retry: { maxAttempts: 3, initialDelayMs: 300 },
+  execute: (_args, ctx) => {
+    if (ctx.attempt === 1) throw new Error('transient failure');
+    return `worked on attempt ${ctx.attempt}`;
+  },
+});
+const deploy = defineTool({
+  name: 'deploy',
+  description: 'Deploys (needs approval)',
+  input: z.object({ target: z.string() }),
+  requiresApproval: true,
+  execute: ({ target }) => `deployed ${target}`,
+});
+const tools: AnyTool[] = [read, write, flaky, deploy];
+
+interface Env {
+  native: NativeConnection;
+  connection: Connection;
+  address: string;
+  namespace: string;
+}
+
+type Scenario = (args: { env: Env; taskQueue: string; turnId: string }) => Promise<void>;
+
+async function withWorker(env: Env, taskQueue: string, model: TurnModel, body: () => Promise<void>) {
+  const worker = await createTurnWorker({
+    connection: env.native,
+    namespace: env.namespace,
+    taskQueue,
+    tools,
+    models: [model],
+  });
+  await worker.runUntil(body);
+}
+
+const client = (env: Env, taskQueue: string) =>
+  new TurnClient({ connection: env.connection, namespace: env.namespace, taskQueue });
+
+const scenarios: Record<string, Scenario> = {
+  /** A wave of two reads, a write (barrier), a retried call and an approval; calls handed over mid-stream. */
+  'wave-barrier-retry-approval': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      {
+        text: 'working',
+        toolCalls: [
+          { id: 'a', name: 'read_file', args: { path: 'a' } },
+          { id: 'b', name: 'read_file', args: { path: 'b' } },
+          { id: 'c', name: 'write_file', args: { path: 'c' } },
+          { id: 'd', name: 'flaky', args: {} },
+          { id: 'e', name: 'deploy', args: { target: 'prod' } },
+        ],
+        finishDelayMs: 300,
+      },
+      { text: 'done' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({ turnId, input: 'go', model: 'scripted' });
+      await pollFor('the deploy to wait for approval', async () =>
+        (await turn.state()).phase === 'awaiting-approval' ? true : undefined,
+      );
+      await turn.approve('e', 'looks fine');
+      expect((await turn.result()).status, 'completed');
+    });
+  },
+  /** A model request that fails twice (retryable) before it answers. */
+  'model-retry': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      { failFirst: 2, toolCalls: [{ id: 'r', name: 'read_file', args: { path: 'r', ms: 10 } }] },
+      { text: 'done' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({ turnId, input: 'go', model: 'scripted' });
+      expect((await turn.result()).status, 'completed');
+    });
+  },
+  /** Cancelled while one call of the wave is done and the other still runs. */
+  'cancel-mid-wave': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'quick', name: 'read_file', args: { path: 'q', ms: 10 } },
+          { id: 'slow', name: 'read_file', args: { path: 's', ms: 20_000 } },
+        ],
+      },
+      { text: 'never' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({
+        turnId,
+        input: 'go',
+        model: 'scripted',
+        timing: { heartbeatTimeoutMs: 2_000 },
+      });
+      await pollFor('the quick read done and the slow one running', async () => {
+        const calls = (await turn.state()).calls;
+        const quick = calls.find((c) => c.toolCallId === 'quick');
+        const slow = calls.find((c) => c.toolCallId === 'slow');
+        return quick?.status === 'ok' && slow?.phase === 'running' ? true : undefined;
+      });
+      await turn.cancel();
+      expect((await turn.result()).status, 'cancelled');
+    });
+  },
+  /** An approval that nobody gives: it expires on a durable timer; then a budget stop. */
+  'approval-expired-budget': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'e', name: 'deploy', args: { target: 'prod' } }] },
+      {
+        toolCalls: [
+          { id: 'x', name: 'read_file', args: { path: 'x', ms: 10 } },
+          { id: 'y', name: 'read_file', args: { path: 'y', ms: 10 } },
+        ],
+      },
+      { text: 'never' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({
+        turnId,
+        input: 'go',
+        model: 'scripted',
+        approvals: { timeoutMs: 500 },
+        budget: { maxToolCalls: 2 },
+      });
+      expect((await turn.result()).status, 'budget_exhausted');
+    });
+  },
+  /** Eight responses of three reads with continue-as-new every ~40 events: one file per run. */
+  'continue-as-new': async ({ env, taskQueue, turnId }) => {
+    const steps = 8;
+    const model = scriptedModel([
+      ...Array.from({ length: steps }, (_, r) => ({
+        toolCalls: [0, 1, 2].map((i) => ({
+          id: `r${r}c${i}`,
+          name: 'read_file',
+          args: { path: `f${r}-${i}`, ms: 10 },
+        })),
+      })),
+      { text: 'done' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({
+        turnId,
+        input: 'go',
+        model: 'scripted',
+        continueAsNewAfterEvents: 40,
+      });
+      expect((await turn.result()).status, 'completed');
+    });
+  },
+  /** The worker process is killed while a retry-safe and a non-retry-safe call run; another finishes the turn. */
+  'worker-lost': async ({ env, taskQueue, turnId }) => {
+    const ledger = path.join(mkdtempSync(path.join(os.tmpdir(), 'capture-ledger-')), 'ledger');
+    const first = await startWorkerProcess(env, taskQueue, ledger);
+    const turns = new TurnClient({
+      connection: env.connection,
+      namespace: env.namespace,
+      taskQueue,
+    });
+    const turn = await turns.start({
+      turnId,
+      input: 'go',
+      model: crashScript().name,
+      timing: { heartbeatTimeoutMs: 2_000 },
+    });
+    await pollFor('both slow calls running', async () => {
+      const calls = (await turn.state()).calls;
+      return calls.filter((c) => c.toolCallId.startsWith('slow') && c.phase === 'running').length === 2
+        ? true
+        : undefined;
+    });
+    killGroup(first);
+    const second = await startWorkerProcess(env, taskQueue, ledger);
+    try {
+      expect((await turn.result()).status, 'completed');
+    } finally {
+      killGroup(second);
+    }
+  },
+};
+
+function expect(actual: unknown, expected: unknown): void {
+  if (actual !== expected) throw new Error(`expected ${String(expected)}, got ${String(actual)}`);
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function startWorkerProcess(env: Env, taskQueue: string, ledger: string): Promise<ChildProcess> {
+  const child = spawn(
+    'npx',
+    [
+      'tsx',
+      path.join(__dirname, '../temporal/support/crash-worker.ts'),
+      env.address,
+      env.namespace,
+      taskQueue,
+      ledger,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout?.on('data', (d) => {
+      if (String(d).includes('WORKER READY')) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`worker process exited (${code}) before it was ready`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  await fs.mkdir(outDir, { recursive: true });
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), 'capture-histories-'));
+  const { TEMPORAL_ADDRESS: _ignored, ...processEnv } = process.env;
+  const temporal = await ensureTemporal({
+    env: processEnv,
+    stateDir,
+    headless: true,
+    stopTimeoutMs: 0,
+    log: (line) => console.error(`temporal: ${line}`),
+  });
+  const env: Env = {
+    native: await NativeConnection.connect({ address: temporal.address }),
+    connection: await Connection.connect({ address: temporal.address }),
+    address: temporal.address,
+    namespace: temporal.namespace,
+  };
+  try {
+    for (const [name, scenario] of Object.entries(scenarios)) {
+      if (only.length > 0 && !only.includes(name)) continue;
+      const turnId = `replay-${name}`;
+      const taskQueue = `capture-${name}`;
+      console.error(`capturing ${name} …`);
+      await scenario({ env, taskQueue, turnId });
+      const runs = await collect(listRuns(env, turnId));
+      runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+      for (const [index, run] of runs.entries()) {
+        const history = await client(env, taskQueue)
+          .client.workflow.getHandle(turnId, run.runId)
+          .fetchHistory();
+        const file = path.join(outDir, `${name}${runs.length > 1 ? `.run${index + 1}` : ''}.${commit}.json`);
+        if (existsSync(file)) continue;
+        await fs.writeFile(file, `${historyToJSON(history)}\n`);
+        console.error(`  wrote ${path.relative(root, file)} (${history.events?.length ?? 0} events)`);
+      }
+    }
+  } finally {
+    await env.connection.close();
+    await env.native.close();
+    await temporal.stop();
+    await fs.rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+function listRuns(env: Env, turnId: string) {
+  return client(env, 'list').client.workflow.list({ query: `WorkflowId = '${turnId}'` });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
