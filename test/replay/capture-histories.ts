@@ -12,7 +12,7 @@ import { existsSync, promises as fs, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { type AnyTool, defineTool, scriptedModel, type TurnModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
@@ -182,7 +182,7 @@ const scenarios: Record<string, Scenario> = {
         input: 'go',
         model: 'scripted',
         approvals: { timeoutMs: 500 },
-        budget: { maxToolCalls: 2 },
+        budget: { maxToolCalls: 1 },
       });
       expect((await turn.result()).status, 'budget_exhausted');
     });
@@ -307,7 +307,10 @@ async function main(): Promise<void> {
           .fetchHistory();
         const file = path.join(outDir, `${name}${runs.length > 1 ? `.run${index + 1}` : ''}.${commit}.json`);
         if (existsSync(file)) continue;
-        await fs.writeFile(file, `${historyToJSON(history)}\n`);
+        await fs.writeFile(
+          file,
+          `${JSON.stringify(historyFixture({ scenario: name, turnId, history }), null, 2)}\n`,
+        );
         console.error(`  wrote ${path.relative(root, file)} (${history.events?.length ?? 0} events)`);
       }
     }
@@ -317,6 +320,32 @@ async function main(): Promise<void> {
     await temporal.stop();
     await fs.rm(stateDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The history as protobuf bytes (base64), which every SDK version decodes the same way; the SDK's
+ * own JSON form needs matching protobufjs copies, which installs do not guarantee. The event
+ * types are listed beside it so a reader can see what a fixture holds.
+ */
+function historyFixture({
+  scenario,
+  turnId,
+  history,
+}: {
+  scenario: string;
+  turnId: string;
+  history: temporal.api.history.v1.IHistory;
+}) {
+  const types = (history.events ?? []).map((e) =>
+    String(temporal.api.enums.v1.EventType[e.eventType ?? 0]).replace(/^EVENT_TYPE_/, ''),
+  );
+  return {
+    scenario,
+    workflowId: turnId,
+    commit,
+    eventTypes: types,
+    historyBase64: Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('base64'),
+  };
 }
 
 function listRuns(env: Env, turnId: string) {
