@@ -1,11 +1,20 @@
 import type { AttemptResult, ModelResponse, PreparedCall } from '../core';
 
+/** A model request the provider refused (400, unknown model): not worth another attempt. */
+export const modelRejectedType = 'ModelRequestRejected';
+/** A transient failure (reset, 429, 5xx, a broken stream); `details[0].retryAfterMs` when the provider said. */
+export const modelFailedType = 'ModelRequestFailed';
+
 export interface CallModelInput {
   turnId: string;
   /** The workflow to read the transcript from (by query), so it never travels as activity input. */
   workflowId: string;
   responseIndex: number;
   model: string;
+  /** The engine's key for this request; absent from workflows older than it (then `turnId/model/n`). */
+  idempotencyKey?: string;
+  /** Calls with larger arguments are not run (see `limitsConfigSchema`); absent from older workflows. */
+  maxArgumentBytes?: number;
 }
 
 export interface RunToolInput {
@@ -14,6 +23,10 @@ export interface RunToolInput {
   attempt: number;
   approved: boolean;
   maxOutputBytes: number;
+  /** The engine's key for this call; absent from workflows older than it. */
+  idempotencyKey?: string;
+  /** The engine's limit for this attempt; absent from workflows older than it. */
+  timeoutMs?: number;
 }
 
 export interface RunToolOutput {
@@ -29,8 +42,8 @@ export interface TurnActivities {
 
 /**
  * The model activity's result. The first `streamedCallCount` calls were handed to the workflow
- * by update while the response streamed and are left out here, so each enters history once.
+ * by update while the response streamed and are left out here, so each enters history once; the
+ * message holds the prose only (the engine writes the tool-call parts from the calls), so each
+ * call's arguments travel once.
  */
-export interface CallModelOutput extends ModelResponse {
-  streamedCallCount: number;
-}
+export type CallModelOutput = ModelResponse;

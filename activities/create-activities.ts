@@ -4,6 +4,8 @@ import {
   buildModelResponse,
   type HostTimers,
   ModelError,
+  modelRequestKey,
+  type PreparedCall,
   prepareCall,
   runToolAttempt,
   type ToolHealthRegistry,
@@ -15,12 +17,14 @@ import {
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
 import { acceptCallsUpdate, modelRequestQuery } from '../workflows/definitions';
-import type {
-  CallModelInput,
-  CallModelOutput,
-  RunToolInput,
-  RunToolOutput,
-  TurnActivities,
+import {
+  type CallModelInput,
+  type CallModelOutput,
+  modelFailedType,
+  modelRejectedType,
+  type RunToolInput,
+  type RunToolOutput,
+  type TurnActivities,
 } from './activity-types';
 import { CallHandOver } from './call-hand-over';
 import { readModelRequest } from './read-model-request';
@@ -54,140 +58,37 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       workflowId,
       responseIndex,
       model: modelName,
+      idempotencyKey,
+      maxArgumentBytes,
     }: CallModelInput): Promise<CallModelOutput> {
       const ctx = Context.current();
-      const model = deps.models.get(modelName);
-      if (!model) {
-        throw ApplicationFailure.nonRetryable(
-          `unknown model ${JSON.stringify(modelName)}; this worker has: ${[...deps.models.keys()].join(', ') || '(none)'}`,
-          'ModelRequestRejected',
-        );
-      }
-      // The transcript is read from the workflow, not passed in: activity inputs enter history
-      // every time, and a transcript per request would grow history with the square of the turn.
-      // Only what this worker has not read yet travels (see readModelRequest).
-      const workflow = ctx.client.workflow.getHandle(workflowId);
-      // Queries and Updates of the turn's own workflow need a worker to take its workflow task. A
-      // worker shutting down takes none, so they could wait for nobody and hold the shutdown: once
-      // its grace time runs out the activity is cancelled, and the wait ends with it. (A race, not
-      // an abort: the worker's native connection does not abort calls; an Update left waiting is
-      // still answered once another worker takes the workflow task.)
-      const untilCancelled = <R>(fn: () => Promise<R>) => Promise.race([fn(), ctx.cancelled]);
-      const request = await readModelRequest({
-        workflowId,
-        transcripts,
-        query: (known) =>
-          untilCancelled(() =>
-            known
-              ? workflow.query(modelRequestQuery, responseIndex, known)
-              : workflow.query(modelRequestQuery, responseIndex),
-          ),
-      });
-      if (!request)
-        throw ApplicationFailure.nonRetryable(
-          `turn ${turnId} is no longer waiting for response ${responseIndex}`,
-          'ModelRequestRejected',
-        );
-      if (request.acceptedCallIds.length > 0) {
-        // An earlier attempt's stream already handed calls over before it was lost. They stand;
-        // asking the model again could bring a different set.
-        return {
-          responseIndex,
-          message: {
-            role: 'assistant',
-            content: [],
-            partial: { reason: 'the model request was lost after some of its tool calls were accepted' },
-          },
-          calls: [],
-          usage: { inputTokens: 0, outputTokens: 0 },
-          finishReason: 'error',
-          streamedCallCount: request.acceptedCallIds.length,
-        };
-      }
+      // From the start: reading the transcript by query can take a while on a busy server, and a
+      // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
-      const used = new Set(request.callIds);
-      const streamedIds = new Set<string>();
-      // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
-      // goes together); those that complete while an Update is in flight go together in the next.
-      const handOver = new CallHandOver(async (calls, batch) => {
-        await untilCancelled(() =>
-          workflow.executeUpdate(acceptCallsUpdate, {
-            args: [{ responseIndex, calls }],
-            updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${batch}`,
-          }),
-        );
-        for (const call of calls) streamedIds.add(call.toolCallId);
-      });
       try {
-        const { collected, broken } = await streamResponse({
-          model,
-          request: {
-            turnId,
-            responseIndex,
-            messages: request.messages,
-            tools: toolSpecs(deps.registry),
-            idempotencyKey: `${turnId}/model/${responseIndex}`,
-            signal: ctx.cancellationSignal,
-          },
-          observers: deps.observers,
-          onPart: async (part) => {
-            ctx.heartbeat();
-            if (part.type !== 'tool-call') return;
-            // Hand the finished call to the workflow now, so it can start before the stream ends.
-            const call = prepareCall({
-              registry: deps.registry,
-              raw: part,
-              position: used.size - request.callIds.length,
-              responseIndex,
-              usedIds: used,
-            });
-            used.add(call.toolCallId);
-            handOver.push(call);
-          },
-        });
-        // Calls of a burst that the stream's end overtook go with the response instead of an
-        // Update of their own: they could start no sooner that way, and each Update is a workflow
-        // task and two events more in history.
-        handOver.close();
-        await handOver.drain();
-        const response = buildModelResponse({
-          collected,
-          registry: deps.registry,
+        return await callModelAttempt({
+          ctx,
+          turnId,
+          workflowId,
           responseIndex,
-          priorCallIds: new Set(request.callIds),
-          ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+          modelName,
+          idempotencyKey,
+          maxArgumentBytes,
         });
-        // Calls already handed over are in history once (in their update): leave them out here.
-        return {
-          ...response,
-          calls: response.calls.slice(streamedIds.size),
-          message: {
-            ...response.message,
-            content: response.message.content.filter(
-              (p) => p.type !== 'tool-call' || !streamedIds.has(p.toolCallId),
-            ),
-          },
-          streamedCallCount: streamedIds.size,
-        };
-      } catch (error) {
-        // A cancelled request ends as cancelled (a worker shutting down retries it elsewhere),
-        // whatever the aborted stream or hand-over threw on the way out.
-        if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
-        if (ModelError.isInstance(error)) {
-          if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, 'ModelRequestRejected');
-          throw ApplicationFailure.create({
-            message: error.message,
-            type: 'ModelRequestFailed',
-            ...(error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
-          });
-        }
-        throw error;
       } finally {
         clearInterval(beat);
       }
     },
 
-    async runTool({ turnId, call, attempt, approved, maxOutputBytes }: RunToolInput): Promise<RunToolOutput> {
+    async runTool({
+      turnId,
+      call,
+      attempt,
+      approved,
+      maxOutputBytes,
+      idempotencyKey,
+      timeoutMs,
+    }: RunToolInput): Promise<RunToolOutput> {
       const ctx = Context.current();
       // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
       // through heartbeats, and a lost worker is noticed by their absence.
@@ -199,6 +100,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
           attempt,
           approved,
           maxOutputBytes,
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
           registry: deps.registry,
           hooks: deps.hooks,
           observers: deps.observers,
@@ -212,9 +115,151 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       }
     },
   };
+
+  async function callModelAttempt({
+    ctx,
+    turnId,
+    workflowId,
+    responseIndex,
+    modelName,
+    idempotencyKey,
+    maxArgumentBytes,
+  }: {
+    ctx: Context;
+    turnId: string;
+    workflowId: string;
+    responseIndex: number;
+    modelName: string;
+    idempotencyKey: string | undefined;
+    maxArgumentBytes: number | undefined;
+  }): Promise<CallModelOutput> {
+    const model = deps.models.get(modelName);
+    if (!model) {
+      throw ApplicationFailure.nonRetryable(
+        `unknown model ${JSON.stringify(modelName)}; this worker has: ${[...deps.models.keys()].join(', ') || '(none)'}`,
+        modelRejectedType,
+      );
+    }
+    // The transcript is read from the workflow, not passed in: activity inputs enter history
+    // every time, and a transcript per request would grow history with the square of the turn.
+    // Only what this worker has not read yet travels (see readModelRequest).
+    const workflow = ctx.client.workflow.getHandle(workflowId);
+    // Queries and Updates of the turn's own workflow need a worker to take its workflow task. A
+    // worker shutting down takes none, so they could wait for nobody and hold the shutdown: once
+    // its grace time runs out the activity is cancelled, and the wait ends with it. (A race, not
+    // an abort: the worker's native connection does not abort calls; an Update left waiting is
+    // still answered once another worker takes the workflow task.)
+    const untilCancelled = <R>(fn: () => Promise<R>) => Promise.race([fn(), ctx.cancelled]);
+    const request = await readModelRequest({
+      workflowId,
+      transcripts,
+      query: (known) =>
+        untilCancelled(() =>
+          known
+            ? workflow.query(modelRequestQuery, responseIndex, known)
+            : workflow.query(modelRequestQuery, responseIndex),
+        ),
+    });
+    if (!request)
+      throw ApplicationFailure.nonRetryable(
+        `turn ${turnId} is no longer waiting for response ${responseIndex}`,
+        modelRejectedType,
+      );
+    if (request.acceptedCallIds.length > 0) {
+      // An earlier attempt's stream already handed calls over before it was lost. They stand
+      // (asking the model again could bring a different set): the engine records them as a
+      // partial response when it hears that this request failed.
+      throw ApplicationFailure.nonRetryable(
+        'the model request was lost after some of its tool calls were accepted',
+        modelRejectedType,
+      );
+    }
+    const used = new Set(request.callIds);
+    const prepared: PreparedCall[] = [];
+    let handedOver = 0;
+    // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
+    // goes together); those that complete while an Update is in flight go together in the next.
+    const handOver = new CallHandOver(async (calls, batch) => {
+      await untilCancelled(() =>
+        workflow.executeUpdate(acceptCallsUpdate, {
+          args: [{ responseIndex, calls }],
+          updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${batch}`,
+        }),
+      );
+      handedOver += calls.length;
+    });
+    try {
+      const { collected, broken } = await streamResponse({
+        model,
+        request: {
+          turnId,
+          responseIndex,
+          messages: request.messages,
+          tools: toolSpecs(deps.registry),
+          idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
+          signal: ctx.cancellationSignal,
+        },
+        observers: deps.observers,
+        onPart: async (part) => {
+          ctx.heartbeat();
+          if (part.type !== 'tool-call') return;
+          // Hand the finished call to the workflow now, so it can start before the stream ends.
+          const call = prepareCall({
+            registry: deps.registry,
+            raw: part,
+            position: prepared.length,
+            responseIndex,
+            usedIds: used,
+            ...(maxArgumentBytes !== undefined ? { maxArgumentBytes } : {}),
+          });
+          used.add(call.toolCallId);
+          prepared.push(call);
+          handOver.push(call);
+        },
+      });
+      // Calls of a burst that the stream's end overtook go with the response instead of an
+      // Update of their own: they could start no sooner that way, and each Update is a workflow
+      // task and two events more in history.
+      handOver.close();
+      await handOver.drain();
+      // Calls already handed over are in history once (in their update): left out here.
+      return buildModelResponse({
+        collected,
+        registry: deps.registry,
+        responseIndex,
+        priorCallIds: new Set(request.callIds),
+        prepared,
+        streamedCallCount: handedOver,
+        ...(maxArgumentBytes !== undefined ? { maxArgumentBytes } : {}),
+        ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+      });
+    } catch (error) {
+      // A cancelled request ends as cancelled (a worker shutting down retries it elsewhere),
+      // whatever the aborted stream or hand-over threw on the way out.
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
+      if (ModelError.isInstance(error)) {
+        if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, modelRejectedType);
+        throw ApplicationFailure.create({
+          message: error.message,
+          type: modelFailedType,
+          ...(error.retryAfterMs !== undefined
+            ? { nextRetryDelay: error.retryAfterMs, details: [{ retryAfterMs: error.retryAfterMs }] }
+            : {}),
+        });
+      }
+      throw error;
+    }
+  }
 }
+
+/**
+ * How often an activity heartbeats: often enough that a cancel reaches it within about the
+ * worker's heartbeat throttle (`heartbeatThrottleMs`, see createTurnWorker) plus this, and that a
+ * lost worker is noticed well within the heartbeat timeout.
+ */
+export const heartbeatCadenceMs = 250;
 
 function heartbeatEvery(ctx: Context): number {
   const timeout = ctx.info.heartbeatTimeoutMs ?? 10_000;
-  return Math.max(100, Math.floor(timeout / 3));
+  return Math.max(20, Math.min(heartbeatCadenceMs, Math.floor(timeout / 4)));
 }

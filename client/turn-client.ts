@@ -8,10 +8,16 @@ import { z } from 'zod';
 import {
   approvalConfigSchema,
   budgetSchema,
+  conversationIdSchema,
+  defaultModelRetry,
   detectionConfigSchema,
   dispatchConfigSchema,
+  limitsConfigSchema,
   normalizeInput,
+  retryPolicySchema,
   type TurnStatus,
+  timeoutsConfigSchema,
+  turnIdSchema,
   turnInputSchema,
 } from '../core';
 import type { ProgressEntry } from '../workflows/definitions';
@@ -31,14 +37,20 @@ export interface TurnClientOptions {
 }
 
 export const startTurnSchema = z.object({
-  turnId: z.string().min(1).max(200),
-  conversationId: z.string().min(1).max(200).optional(),
+  turnId: turnIdSchema,
+  conversationId: conversationIdSchema.optional(),
   input: turnInputSchema,
   model: z.string().min(1),
   dispatch: dispatchConfigSchema.partial().optional(),
   budget: budgetSchema.optional(),
   detection: detectionConfigSchema.partial().optional(),
   approvals: approvalConfigSchema.optional(),
+  /** Retries of a failed model request, decided by the engine (default 5 attempts from 500 ms). */
+  modelRetry: retryPolicySchema.partial().optional(),
+  /** Default time limits of a tool attempt and a model request. */
+  timeouts: timeoutsConfigSchema.partial().optional(),
+  limits: limitsConfigSchema.partial().optional(),
+  /** Heartbeat timeout; `toolTimeoutMs`, `modelTimeoutMs` and `modelMaxAttempts` are the older names of `timeouts` and `modelRetry`. */
   timing: activityTimingSchema.partial().optional(),
   continueAsNewAfterEvents: z.number().int().positive().optional(),
   maxOutputBytes: z.number().int().positive().optional(),
@@ -87,10 +99,21 @@ export class TurnClient {
       input: normalizeInput(a.input),
       model: a.model,
       config: {
-        dispatch: { mode: 'parallel', maxConcurrency: 8, ...a.dispatch },
+        dispatch: a.dispatch ?? {},
         budget: a.budget ?? {},
         detection: a.detection ?? {},
         approvals: a.approvals ?? {},
+        modelRetry: {
+          ...defaultModelRetry,
+          ...(a.timing?.modelMaxAttempts ? { maxAttempts: a.timing.modelMaxAttempts } : {}),
+          ...a.modelRetry,
+        },
+        timeouts: {
+          ...(a.timing?.toolTimeoutMs ? { toolMs: a.timing.toolTimeoutMs } : {}),
+          ...(a.timing?.modelTimeoutMs ? { modelMs: a.timing.modelTimeoutMs } : {}),
+          ...a.timeouts,
+        },
+        limits: a.limits ?? {},
       },
       ...(a.timing ? { timing: a.timing } : {}),
       ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),

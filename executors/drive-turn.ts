@@ -3,8 +3,9 @@ import {
   type AttemptResult,
   buildModelResponse,
   type JournalEntry,
+  type ModelCall,
   ModelError,
-  type ModelRequest,
+  type ModelFailure,
   type PreparedCall,
   prepareCall,
   runToolAttempt,
@@ -28,8 +29,10 @@ interface Completion {
 
 /**
  * Carries out a turn in this process: asks the engine what next, persists the entries it returns,
- * then does it. Tool attempts run as plain promises; their completions are folded back into the
- * engine one at a time by this loop, so the engine never sees two things at once.
+ * then does it. The engine decides everything (waves, retries of tools and of the model, what a
+ * cancel leaves); this loop only feeds it what happened. Tool attempts run as plain promises,
+ * each with its own abort signal; their completions are folded back one batch at a time, so the
+ * engine never sees two things at once.
  */
 export async function driveTurn({
   engine,
@@ -44,13 +47,9 @@ export async function driveTurn({
 }): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
-  // Attempts still running, and who waits for the last of them (a finished turn lets them end).
-  let running = 0;
+  // Attempts still running, each with its own controller (a finished call's signal never fires).
+  const running = new Map<string, AbortController>();
   let allDone: (() => void) | undefined;
-  // One signal for every attempt of the turn: a cancel stops them all, and a controller per
-  // attempt costs more than the no-op tools it would guard. Made at the first launch: a turn that
-  // only talks needs none.
-  let toolAbort: AbortController | undefined;
   const completions: Completion[] = [];
   const decisions: { toolCallId: string; approved: boolean; reason?: string }[] = [];
   const asked = new Set<string>();
@@ -60,28 +59,31 @@ export async function driveTurn({
   const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
 
   const launch = (start: ToolStart) => {
-    running += 1;
-    toolAbort ??= new AbortController();
-    runToolAttempt({
+    const key = `${start.call.toolCallId}#${start.attempt}`;
+    const controller = new AbortController();
+    running.set(key, controller);
+    void runToolAttempt({
       turnId: engine.turnId,
       call: start.call,
       attempt: start.attempt,
       approved: start.approved,
+      idempotencyKey: start.idempotencyKey,
+      timeoutMs: start.timeoutMs,
       registry: host.registry,
       hooks: host.hooks,
       observers: host.observers,
       health: host.health,
       timers,
-      signal: toolAbort.signal,
+      signal: controller.signal,
     }).then(({ result, durationMs }) => {
       completions.push({ toolCallId: start.call.toolCallId, attempt: start.attempt, result, durationMs });
-      running -= 1;
-      if (running === 0) allDone?.();
+      running.delete(key);
+      if (running.size === 0) allDone?.();
       wake.notify();
     });
   };
   const attemptsEnded = () =>
-    running === 0
+    running.size === 0
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           allDone = resolve;
@@ -92,17 +94,7 @@ export async function driveTurn({
     if (completions.length === 0) return;
     const now = timers.now();
     const entries: JournalEntry[] = [];
-    for (const c of completions.splice(0)) {
-      entries.push(
-        ...engine.onToolAttemptFinished({
-          toolCallId: c.toolCallId,
-          attempt: c.attempt,
-          result: c.result,
-          durationMs: c.durationMs,
-          now,
-        }),
-      );
-    }
+    for (const c of completions.splice(0)) entries.push(...engine.onToolAttemptFinished({ ...c, now }));
     await writer.append(entries);
   };
   // A call complete in the stream is accepted at once and starts if dispatch allows it
@@ -112,20 +104,19 @@ export async function driveTurn({
     // The call's acceptance and its start are persisted together, before it runs.
     const accepted = engine.onCallStreamed({ responseIndex: engine.view.responseIndex, call });
     const { entries, starts } = engine.streamStarts(timers.now());
-    await writer.append(
-      accepted.length === 0 ? entries : entries.length === 0 ? accepted : [...accepted, ...entries],
-    );
+    await writer.append(accepted.length === 0 ? entries : [...accepted, ...entries]);
     for (const start of starts) launch(start);
   };
 
   try {
     for (;;) {
+      // Results that came back before the cancel are recorded first: they are what happened.
+      await fold();
       if (signal?.aborted && !cancelled) {
         cancelled = true;
         await writer.append(engine.onCancel({ reason: reasonOf(signal) }));
-        toolAbort?.abort(signal.reason);
+        for (const controller of running.values()) controller.abort(signal.reason);
       }
-      await fold();
       for (const d of decisions.splice(0)) await writer.append(engine.onApproval(d));
 
       const step = engine.next(timers.now());
@@ -145,7 +136,7 @@ export async function driveTurn({
           for (const request of op.approvals) {
             if (asked.has(request.toolCallId)) continue;
             asked.add(request.toolCallId);
-            askApproval(host, engine.turnId, request).then((d) => {
+            void askApproval(host, engine.turnId, request).then((d) => {
               decisions.push({ toolCallId: request.toolCallId, ...d });
               wake.notify();
             });
@@ -160,7 +151,7 @@ export async function driveTurn({
     clearInterval(renewal);
     signal?.removeEventListener('abort', onAbort);
     // Attempts still running when the turn ends (it threw) are told to stop.
-    if (running > 0) toolAbort?.abort(new Error('the turn ended'));
+    for (const controller of running.values()) controller.abort(new Error('the turn ended'));
     await writer.release().catch(() => {});
   }
 }
@@ -179,14 +170,14 @@ async function askApproval(
   try {
     return await host.approver({ ...request, turnId });
   } catch (error) {
-    return {
-      approved: false,
-      reason: `the approver failed: ${error instanceof Error ? error.message : String(error)}`,
-    };
+    return { approved: false, reason: `the approver failed: ${describeError(error)}` };
   }
 }
 
-/** One model response, with retries of transient failures; the engine's entries for the outcome. */
+/**
+ * One attempt of a model request; the engine's entries for how it went (a response, or a failure
+ * it decides to retry or not). The request is bounded by the operation's timeout.
+ */
 async function callModel({
   engine,
   host,
@@ -196,79 +187,88 @@ async function callModel({
 }: {
   engine: TurnEngine;
   host: TurnHost;
-  op: Extract<TurnOperation, { kind: 'call-model' }>;
+  op: ModelCall;
   signal?: AbortSignal;
   /** Called with each tool call complete in the stream, before the response ends. */
-  onToolCall?: (call: PreparedCall) => Promise<void>;
-}) {
+  onToolCall: (call: PreparedCall) => Promise<void>;
+}): Promise<JournalEntry[]> {
   const priorCallIds = new Set(engine.view.callIds);
-  const policy = host.modelRetry;
-  const request: ModelRequest = {
-    turnId: engine.turnId,
-    responseIndex: op.responseIndex,
-    messages: op.messages,
-    tools: toolSpecs(host.registry),
-    idempotencyKey: `${engine.turnId}/model/${op.responseIndex}`,
-    ...(signal ? { signal } : {}),
-  };
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const streamed = new Set(priorCallIds);
-      const prepared: PreparedCall[] = [];
-      const { collected, broken } = await streamResponse({
-        model: host.model,
-        request,
-        observers: host.observers,
-        onPart: async (part) => {
-          if (part.type !== 'tool-call' || !onToolCall) return;
-          const call = prepareCall({
-            registry: host.registry,
-            raw: part,
-            position: prepared.length,
-            responseIndex: op.responseIndex,
-            usedIds: streamed,
-          });
-          prepared.push(call);
-          streamed.add(call.toolCallId);
-          await onToolCall(call);
-        },
-      });
-      const response = buildModelResponse({
-        collected,
-        registry: host.registry,
+  const maxArgumentBytes = engine.view.config.limits.maxArgumentBytes;
+  const abort = new AbortController();
+  const timedOut = new Error(`the model request timed out after ${op.timeoutMs} ms`);
+  const timer = host.timers.setTimeout(() => abort.abort(timedOut), op.timeoutMs);
+  const onCancel = () => abort.abort(signal?.reason);
+  signal?.addEventListener('abort', onCancel, { once: true });
+  const streamed = new Set(priorCallIds);
+  const prepared: PreparedCall[] = [];
+  try {
+    const { collected, broken } = await streamResponse({
+      model: host.model,
+      request: {
+        turnId: engine.turnId,
         responseIndex: op.responseIndex,
-        priorCallIds,
-        preparedPrefix: prepared,
-        ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
-      });
-      return engine.onModelResponded(response);
-    } catch (error) {
-      if (signal?.aborted) return [];
-      const modelError = ModelError.isInstance(error) ? error : undefined;
-      const message = error instanceof Error ? error.message : String(error);
-      if (!modelError?.retryable || attempt >= policy.maxAttempts) {
-        return engine.onModelFailed({ responseIndex: op.responseIndex, error: message });
-      }
-      const delay =
-        modelError.retryAfterMs ??
-        Math.min(policy.initialDelayMs * policy.backoffCoefficient ** (attempt - 1), policy.maxDelayMs);
-      await abortableSleep(delay, signal);
-    }
+        messages: op.messages,
+        tools: toolSpecs(host.registry),
+        idempotencyKey: op.idempotencyKey,
+        signal: abort.signal,
+      },
+      observers: host.observers,
+      onPart: async (part) => {
+        if (part.type !== 'tool-call') return;
+        const call = prepareCall({
+          registry: host.registry,
+          raw: part,
+          position: prepared.length,
+          responseIndex: op.responseIndex,
+          usedIds: streamed,
+          maxArgumentBytes,
+        });
+        prepared.push(call);
+        streamed.add(call.toolCallId);
+        await onToolCall(call);
+      },
+    });
+    const response = buildModelResponse({
+      collected,
+      registry: host.registry,
+      responseIndex: op.responseIndex,
+      priorCallIds,
+      prepared,
+      streamedCallCount: prepared.length,
+      maxArgumentBytes,
+      ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+    });
+    return engine.onModelResponded(response);
+  } catch (error) {
+    if (signal?.aborted) return [];
+    const failure: ModelFailure =
+      abort.signal.reason === timedOut
+        ? { message: timedOut.message, retryable: true }
+        : ModelError.isInstance(error)
+          ? {
+              message: error.message,
+              retryable: error.retryable,
+              ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+            }
+          : { message: describeError(error), retryable: false };
+    return engine.onModelFailed({
+      responseIndex: op.responseIndex,
+      attempt: op.attempt,
+      error: failure,
+      now: host.timers.now(),
+    });
+  } finally {
+    host.timers.clearTimeout(timer);
+    signal?.removeEventListener('abort', onCancel);
   }
 }
 
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an error that cannot be described';
+  }
 }
 
 function reasonOf(signal: AbortSignal): string {

@@ -1,12 +1,14 @@
 import {
   type AnyTool,
+  assertTurnId,
   type Budget,
   type DetectionConfig,
   type DispatchConfig,
+  defaultModelRetry,
   type HostTimers,
-  type RetryPolicy,
+  type LimitsConfig,
   type RetryPolicyInput,
-  retryPolicySchema,
+  type TimeoutsConfig,
   ToolHealthRegistry,
   ToolRegistry,
   type TurnConfig,
@@ -42,8 +44,11 @@ export interface InProcessExecutorOptions {
   approver?: Approver;
   /** Names this host in journal leases. */
   owner?: string;
-  /** Retries of transient model failures (default 3 attempts). */
+  /** Retries of transient model failures (the engine's default: 5 attempts from 500 ms, ×2). */
   modelRetry?: RetryPolicyInput;
+  /** Default time limits of a tool attempt and a model request (the engine's: 10 and 5 minutes). */
+  timeouts?: Partial<TimeoutsConfig>;
+  limits?: Partial<LimitsConfig>;
   timers?: HostTimers;
   leaseMs?: number;
 }
@@ -82,7 +87,6 @@ export class InProcessExecutor {
       observers: options.observers ?? [],
       health: options.health ?? new ToolHealthRegistry({ now: timers.now }),
       ...(options.approver ? { approver: options.approver } : {}),
-      modelRetry: parseModelRetry(options.modelRetry ?? { maxAttempts: 3, initialDelayMs: 200 }),
       timers,
       leaseMs: options.leaseMs ?? 30_000,
     };
@@ -104,6 +108,7 @@ export class InProcessExecutor {
     { turnId, input }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
+    assertTurnId(turnId);
     const parsedInput = turnInputSchema.safeParse(input);
     if (!parsedInput.success)
       throw new Error(`invalid turn input: ${parsedInput.error.issues.map((i) => i.message).join('; ')}`);
@@ -142,6 +147,7 @@ export class InProcessExecutor {
     { turnId, takeOver = false }: { turnId: string; takeOver?: boolean },
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
+    assertTurnId(turnId);
     const session = await this.journal.open({
       turnId,
       owner: this.owner,
@@ -165,10 +171,13 @@ export class InProcessExecutor {
   private turnConfig(): TurnConfig {
     if (this.config) return this.config;
     const parsed = turnConfigSchema.safeParse({
-      dispatch: { mode: 'parallel', maxConcurrency: 8, ...this.options.dispatch },
+      dispatch: this.options.dispatch ?? {},
       budget: this.options.budget ?? {},
       detection: this.options.detection ?? {},
       approvals: this.options.approvals ?? {},
+      modelRetry: { ...defaultModelRetry, ...this.options.modelRetry },
+      timeouts: this.options.timeouts ?? {},
+      limits: this.options.limits ?? {},
     });
     if (!parsed.success)
       throw new Error(
@@ -192,13 +201,4 @@ export class InProcessExecutor {
       throw error;
     };
   }
-}
-
-function parseModelRetry(input: RetryPolicyInput): RetryPolicy {
-  const parsed = retryPolicySchema.safeParse(input);
-  if (!parsed.success)
-    throw new Error(
-      `invalid modelRetry: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
 }

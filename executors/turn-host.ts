@@ -2,7 +2,6 @@ import type {
   AnyTool,
   ApprovalRequest,
   HostTimers,
-  RetryPolicy,
   ToolHealthRegistry,
   ToolRegistry,
   TurnHooks,
@@ -23,8 +22,6 @@ export interface TurnHost {
   observers: readonly TurnObserver[];
   health: ToolHealthRegistry;
   approver?: Approver;
-  /** Parsed once, when the executor is built. */
-  modelRetry: RetryPolicy;
   timers: HostTimers;
   leaseMs: number;
 }

@@ -31,6 +31,9 @@ export interface CreateTurnWorkerOptions {
   >;
 }
 
+/** The longest the SDK holds back an activity's heartbeat (and so the news of a cancel). */
+export const heartbeatThrottleMs = 500;
+
 let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
 
 /** The turn workflow bundled once per process: bundling takes seconds, and every worker runs the same code. */
@@ -66,6 +69,12 @@ export async function createTurnWorker(
       health,
       ...(options.transcripts ? { transcripts: options.transcripts } : {}),
     }),
+    // A cancel reaches an activity only in a heartbeat's response, and the SDK sends heartbeats at
+    // most once per min(0.8 × heartbeatTimeout, this): 60 s by default, so a turn's cancel would
+    // reach a running tool after ~8 s (10 s timeout). With heartbeats every 250 ms
+    // (heartbeatCadenceMs) it reaches it within about heartbeatThrottleMs + 250 ms.
+    maxHeartbeatThrottleInterval: heartbeatThrottleMs,
+    defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
   });
   return Object.assign(worker, { health });

@@ -18,7 +18,12 @@ import { type BatchState, type CallState, initialState, type TurnState } from '.
 export function applyEntry(state: TurnState | undefined, entry: JournalEntry): TurnState {
   if (entry.type === 'turn.started') {
     // The defaults hold only until turn.opened brings the turn's own configuration.
-    return initialState({ turnId: entry.turnId, config: defaultConfig(), input: entry.input });
+    return initialState({
+      turnId: entry.turnId,
+      revision: entry.revision ?? 1,
+      config: defaultConfig(),
+      input: entry.input,
+    });
   }
   if (!state) throw new Error(`journal does not begin with turn.started (found ${entry.type})`);
   switch (entry.type) {
@@ -29,6 +34,13 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       return state;
     case 'model.requested':
       state.modelInFlight = true;
+      state.modelFailures = 0;
+      state.modelRetryAt = undefined;
+      return state;
+    case 'model.attempt_failed':
+      if (!state.modelInFlight || entry.responseIndex !== state.responseIndex) return state;
+      state.modelFailures = Math.max(state.modelFailures, entry.attempt);
+      state.modelRetryAt = entry.retryAt;
       return state;
     case 'model.responded':
       return applyResponse(state, entry);
@@ -57,10 +69,11 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
         call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
         call.phase = 'pending';
         call.nextAttempt = entry.attempt;
+        call.lostAttempts = (call.lostAttempts ?? 0) + 1;
       } else {
         decide(call, {
           status: 'interrupted',
-          content: `${call.call.toolName}: outcome unknown after its host was lost; not retried because the tool is not retry-safe`,
+          content: lostOutcomeText(call, state),
           attempts: ranAttempts(call),
           errorType: 'outcome-unknown',
         });
@@ -113,6 +126,8 @@ function applyResponse(
 ): TurnState {
   state.messages.push(entry.message);
   state.modelInFlight = false;
+  state.modelFailures = 0;
+  state.modelRetryAt = undefined;
   state.spent.modelResponses += 1;
   state.spent.usage = addUsage(state.spent.usage, entry.usage);
   state.responseIndex = entry.responseIndex + 1;
@@ -200,6 +215,16 @@ function applyAttemptFinished(
   attempt.durationMs = entry.durationMs;
   attempt.result = entry.result;
   const result = entry.result;
+  if (result.status === 'needs-approval' && state.halt) {
+    // Nothing waits for a decision once the turn is halting.
+    decide(call, {
+      status: 'interrupted',
+      content: `not completed: ${state.halt.detail}`,
+      attempts: ranAttempts(call),
+      errorType: state.halt.reason,
+    });
+    return state;
+  }
   if (result.status === 'needs-approval') {
     // The hook stopped the attempt before the tool ran: it will run again, as the same attempt, once approved.
     call.attempts = call.attempts.filter((a) => a !== attempt);
@@ -225,14 +250,17 @@ function applyAttemptFinished(
 
 /**
  * A halt stops new work. Calls that have not started (or wait for a retry or an approval) get an
- * interrupted output now; running calls finish — unless the halt is a cancellation, which
- * interrupts them too (their hosts abort them).
+ * interrupted output now; running calls finish and their results are recorded as they come back.
+ * A cancellation aborts them (their hosts do), and what they report is still the truth: a call
+ * that finished its effect is done, one that stopped is interrupted. (Revision 1 marked running
+ * calls interrupted at the cancel, whatever they did afterwards.)
  */
 function applyHalt(state: TurnState, reason: HaltReason, detail: string): TurnState {
   state.halt = { reason, detail };
   state.pendingHalt = undefined;
+  const interruptRunning = reason === 'cancelled' && state.revision < 2;
   for (const call of state.batch?.calls ?? []) {
-    if (call.phase === 'done' || (call.phase === 'running' && reason !== 'cancelled')) continue;
+    if (call.phase === 'done' || (call.phase === 'running' && !interruptRunning)) continue;
     decide(call, {
       status: 'interrupted',
       content: `not completed: ${detail}`,
@@ -279,6 +307,16 @@ function applyRecorded(state: TurnState, toolCallId: string): TurnState {
     });
   }
   return state;
+}
+
+/** The same words on every executor: the model learns the effect may or may not have happened. */
+function lostOutcomeText(call: CallState, state: TurnState): string {
+  const name = call.call.toolName;
+  if (!call.call.policy.retrySafe)
+    return `${name}: outcome unknown after its host was lost; not retried because the tool is not retry-safe`;
+  if (state.halt)
+    return `${name}: outcome unknown after its host was lost; not retried: ${state.halt.detail}`;
+  return `${name}: outcome unknown after its host was lost ${(call.lostAttempts ?? 0) + 1} times; not retried again`;
 }
 
 function decide(call: CallState, output: ToolOutput): void {

@@ -173,22 +173,186 @@ describe('TurnEngine transitions', () => {
     expect(before).toMatchObject({ status: 'completed', text: 'all done' });
   });
 
-  it('records one halt when a running turn is cancelled twice, with an interrupted output for the running call', () => {
+  it('records one halt when a running turn is cancelled twice, and what the running call reports after it', () => {
     const { engine, journal } = start();
     journal.push(...engine.next(0).entries);
     journal.push(...respond(engine, 0, [read('a')]));
     startsOf(engine, 1, journal);
+    expect(summary(engine.onCancel({ reason: 'stop' }))).toEqual(['turn.halted']);
+    expect(engine.onCancel()).toEqual([]);
+    // Nothing new starts; the turn waits for the running call to report.
+    expect(engine.next(2)).toEqual({ entries: [], op: { kind: 'wait', approvals: [] } });
+    // It finished its effect after the cancel: that is what is recorded, not "interrupted".
+    expect(summary(finish(engine, 'a', ok('late')))).toEqual([
+      'tool.attempt_finished a',
+      'tool.completed a',
+      'turn.finished',
+    ]);
+    expect(engine.outcome()).toMatchObject({
+      status: 'cancelled',
+      outputs: [{ toolCallId: 'a', status: 'ok', content: 'late' }],
+    });
+  });
+
+  it('under revision 1 a cancel still marks running calls interrupted at once (turns begun before revision 2 keep it)', () => {
+    const started = TurnEngine.start({ turnId: 't', input: 'go', now: 0, revision: 1 });
+    const engine = started.engine;
+    engine.next(0);
+    respond(engine, 0, [read('a')]);
+    engine.next(1);
     expect(summary(engine.onCancel({ reason: 'stop' }))).toEqual([
       'turn.halted',
       'tool.completed a',
       'turn.finished',
     ]);
-    expect(engine.onCancel()).toEqual([]);
     expect(finish(engine, 'a', ok('late'))).toEqual([]);
+    expect(engine.outcome().outputs).toMatchObject([{ status: 'interrupted', errorType: 'cancelled' }]);
+  });
+
+  it('a call the cancel stopped before it reported is interrupted, a call that was waiting is interrupted at once', () => {
+    const { engine } = start();
+    engine.next(0);
+    respond(engine, 0, [read('a'), write('w')]);
+    engine.next(1);
+    engine.onCancel();
+    expect(
+      engine.onToolAttemptCancelled({ toolCallId: 'a', attempt: 1, now: 2 }).map((e) => e.type),
+    ).toContain('turn.finished');
+    expect(engine.outcome().outputs).toMatchObject([
+      { toolCallId: 'a', status: 'interrupted', content: 'interrupted: cancelled before it finished' },
+      { toolCallId: 'w', status: 'interrupted', errorType: 'cancelled' },
+    ]);
+  });
+
+  it('retries a transient model failure after the backoff, then fails naming the last answer when attempts run out', () => {
+    const { engine } = start({ modelRetry: { maxAttempts: 3, initialDelayMs: 100, backoffCoefficient: 2 } });
+    const first = engine.next(0);
+    expect(first.op).toMatchObject({ kind: 'call-model', attempt: 1, idempotencyKey: 't/model/0' });
+    const failure = { message: 'HTTP 503 upstream busy', retryable: true };
+    expect(engine.onModelFailed({ responseIndex: 0, attempt: 1, error: failure, now: 10 })).toEqual([
+      {
+        type: 'model.attempt_failed',
+        responseIndex: 0,
+        attempt: 1,
+        error: failure.message,
+        retryable: true,
+        at: 10,
+        retryAt: 110,
+      },
+    ]);
+    // A late report of the same attempt changes nothing.
+    expect(engine.onModelFailed({ responseIndex: 0, attempt: 1, error: failure, now: 11 })).toEqual([]);
+    expect(engine.next(50).op).toEqual({ kind: 'wait', untilMs: 110, approvals: [] });
+    expect(engine.next(110).op).toMatchObject({ kind: 'call-model', attempt: 2 });
+    engine.onModelFailed({ responseIndex: 0, attempt: 2, error: failure, now: 120 });
+    expect(engine.next(200).op).toEqual({ kind: 'wait', untilMs: 320, approvals: [] });
+    expect(engine.next(320).op).toMatchObject({ kind: 'call-model', attempt: 3 });
+    const last = engine.onModelFailed({ responseIndex: 0, attempt: 3, error: failure, now: 330 });
+    expect(summary(last)).toEqual(['model.attempt_failed', 'turn.finished']);
     expect(engine.outcome()).toMatchObject({
-      status: 'cancelled',
-      outputs: [{ toolCallId: 'a', status: 'interrupted', errorType: 'cancelled' }],
+      status: 'failed',
+      reason: 'model request 0 failed after 3 attempts: HTTP 503 upstream busy',
     });
+  });
+
+  it('does not retry a model request the provider rejected, and honours a Retry-After', () => {
+    const rejected = start();
+    rejected.engine.next(0);
+    rejected.engine.onModelFailed({
+      responseIndex: 0,
+      attempt: 1,
+      error: { message: 'HTTP 400 Bad Request: bad tools', retryable: false },
+      now: 1,
+    });
+    expect(rejected.engine.outcome()).toMatchObject({
+      status: 'failed',
+      reason: 'model request 0 failed: HTTP 400 Bad Request: bad tools',
+    });
+    const limited = start();
+    limited.engine.next(0);
+    limited.engine.onModelFailed({
+      responseIndex: 0,
+      attempt: 1,
+      error: { message: 'HTTP 429', retryable: true, retryAfterMs: 7_000 },
+      now: 1,
+    });
+    expect(limited.engine.next(2).op).toEqual({ kind: 'wait', untilMs: 7_001, approvals: [] });
+  });
+
+  it('a cancel during a model retry backoff ends the turn cancelled', () => {
+    const { engine } = start();
+    engine.next(0);
+    engine.onModelFailed({
+      responseIndex: 0,
+      attempt: 1,
+      error: { message: 'reset', retryable: true },
+      now: 0,
+    });
+    engine.onCancel();
+    expect(engine.outcome()).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('a lost attempt of a retry-safe call runs again with the same key, a bounded number of times', () => {
+    const { engine } = start();
+    engine.next(0);
+    respond(engine, 0, [read('a')]);
+    let step = engine.next(1);
+    const key = step.op.kind === 'run-tools' ? step.op.starts[0]?.idempotencyKey : undefined;
+    expect(key).toBe('t/a');
+    for (let lost = 1; lost <= 3; lost++) {
+      expect(engine.onToolAttemptLost({ toolCallId: 'a', attempt: 1, detail: 'heartbeat timeout' })).toEqual([
+        { type: 'tool.attempt_lost', toolCallId: 'a', attempt: 1, rerun: true, detail: 'heartbeat timeout' },
+      ]);
+      step = engine.next(1 + lost);
+      expect(step.op).toMatchObject({ kind: 'run-tools', starts: [{ attempt: 1, idempotencyKey: key }] });
+    }
+    engine.onToolAttemptLost({ toolCallId: 'a', attempt: 1 });
+    expect(engine.view.batch?.calls[0]?.final).toMatchObject({
+      status: 'interrupted',
+      errorType: 'outcome-unknown',
+      content: 'read: outcome unknown after its host was lost 4 times; not retried again',
+    });
+  });
+
+  it('a lost attempt of a call that is not retry-safe gets the same explicit output as after a crash', () => {
+    const { engine } = start();
+    engine.next(0);
+    respond(engine, 0, [write('w')]);
+    engine.next(1);
+    engine.onToolAttemptLost({ toolCallId: 'w', attempt: 1, detail: 'activity StartToClose timeout' });
+    const crashed = start();
+    crashed.engine.next(0);
+    respond(crashed.engine, 0, [write('w')]);
+    crashed.engine.next(1);
+    crashed.engine.onResume();
+    expect(engine.view.batch?.calls[0]?.final).toEqual(crashed.engine.view.batch?.calls[0]?.final);
+    expect(engine.view.batch?.calls[0]?.final).toMatchObject({
+      status: 'interrupted',
+      content:
+        'write: outcome unknown after its host was lost; not retried because the tool is not retry-safe',
+    });
+  });
+
+  it('gives every start the turn’s default tool timeout when the tool sets none', () => {
+    const { engine } = start({ timeouts: { toolMs: 1234 } });
+    engine.next(0);
+    respond(engine, 0, [read('a')]);
+    expect(engine.next(1).op).toMatchObject({ kind: 'run-tools', starts: [{ timeoutMs: 1234 }] });
+  });
+
+  it('escapes ids in idempotency keys so different turns and calls never share one', () => {
+    const keyOf = (turnId: string, callId: string) => {
+      const engine = TurnEngine.start({ turnId, input: 'go', now: 0 }).engine;
+      engine.next(0);
+      respond(engine, 0, [read(callId)]);
+      const step = engine.next(1);
+      return step.op.kind === 'run-tools' ? step.op.starts[0]?.idempotencyKey : undefined;
+    };
+    expect(keyOf('X', 'p/q')).not.toBe(keyOf('X/p', 'q'));
+    const modelOp = TurnEngine.start({ turnId: 'X', input: 'go', now: 0 }).engine.next(0).op;
+    expect(modelOp).toMatchObject({ kind: 'call-model', idempotencyKey: 'X/model/0' });
+    expect(keyOf('X', 'model/0')).toBe('X/model%2F0');
+    expect(keyOf('plain', 'call_1')).toBe('plain/call_1');
   });
 
   it('refuses to replay an empty journal', () => {

@@ -25,7 +25,10 @@ import type { PreparedCall } from '../schema/prepared-call';
 import { copyOutput } from '../schema/tool-output';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
+import { modelRequestKey, toolCallKey } from '../tools/idempotency-key';
+import { backoffDelay } from '../tools/retry-decision';
 import { applyEntry } from './apply-entry';
+import { engineRevision, maxLostAttemptReruns } from './engine-revision';
 import { type LaunchPlan, needsApproval, planLaunches } from './plan-launches';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
@@ -36,6 +39,19 @@ export interface ToolStart {
   attempt: number;
   /** A person approved the call: a hook's `ask` is answered. */
   approved: boolean;
+  /** Stable across attempts, recoveries and hosts; what a tool uses to make its effect exactly-once. */
+  idempotencyKey: string;
+  /** How long this attempt may run: the tool's own timeout, or the turn's default for tools. */
+  timeoutMs: number;
+}
+
+/** Why a model request failed, as the host saw it; the engine decides whether to try again. */
+export interface ModelFailure {
+  message: string;
+  /** Transient (reset, 429, 5xx, a broken stream): worth another attempt. */
+  retryable: boolean;
+  /** The provider asked to wait this long (Retry-After). */
+  retryAfterMs?: number;
 }
 
 /** A call waiting for a person's decision, as operators and approvers see it. */
@@ -46,10 +62,21 @@ export interface ApprovalRequest {
   reason: string;
 }
 
+export interface ModelCall {
+  kind: 'call-model';
+  responseIndex: number;
+  /** 1 for the first request of this response, then one more per retry. */
+  attempt: number;
+  messages: Message[];
+  idempotencyKey: string;
+  /** How long the request may take before it counts as failed (and may be retried). */
+  timeoutMs: number;
+}
+
 export type TurnOperation =
-  | { kind: 'call-model'; responseIndex: number; messages: Message[] }
+  | ModelCall
   | { kind: 'run-tools'; starts: ToolStart[] }
-  /** Nothing to start: wait for a running call, a retry due at `untilMs`, or the approvals listed. */
+  /** Nothing to start: wait for a running call, a retry (of a call or the model) due at `untilMs`, or the approvals listed. */
   | { kind: 'wait'; untilMs?: number; approvals: ApprovalRequest[] }
   | { kind: 'finished'; outcome: TurnOutcome };
 
@@ -61,10 +88,14 @@ export interface Step {
 
 export interface ModelResponse {
   responseIndex: number;
+  /** Its prose; tool-call parts, if any, are written again from the calls (one source of truth). */
   message: AssistantMessage;
+  /** The response's calls after the first `streamedCallCount` (those were accepted while it streamed). */
   calls: PreparedCall[];
   usage: Usage;
   finishReason: string;
+  /** How many of the response's first calls were handed over while it streamed (default: none). */
+  streamedCallCount?: number;
 }
 
 export class TurnEngine {
@@ -76,17 +107,20 @@ export class TurnEngine {
     input,
     config,
     now,
+    revision = engineRevision,
   }: {
     turnId: string;
     input: TurnInput;
     config?: TurnConfigInput;
     now: number;
+    /** The rules to run under: the current ones unless a host replays a turn begun under older ones. */
+    revision?: number;
   }): {
     engine: TurnEngine;
     entries: JournalEntry[];
   } {
     const entries: JournalEntry[] = [
-      { type: 'turn.started', turnId, input: normalizeInput(input) },
+      { type: 'turn.started', turnId, input: normalizeInput(input), revision },
       { type: 'turn.opened', at: now, config: turnConfigSchema.parse(config ?? {}) },
     ];
     return { engine: TurnEngine.replay(entries), entries };
@@ -166,7 +200,11 @@ export class TurnEngine {
     }
 
     if (this.state.modelInFlight) {
-      // The intent was recorded by a host that did not live to record the response: ask again.
+      // A retry waits for its backoff; otherwise the intent was recorded by a host that did not
+      // live to record the response (or the previous attempt failed): ask again.
+      const retryAt = this.state.modelRetryAt;
+      if (retryAt !== undefined && now < retryAt)
+        return { entries, op: { kind: 'wait', untilMs: retryAt, approvals: [] } };
       return { entries, op: this.modelOp() };
     }
     const blocked = modelRequestBlocked(this.state.config.budget, this.state.spent, now);
@@ -217,19 +255,57 @@ export class TurnEngine {
   }
 
   /**
-   * The model request failed for good (the host's own retries are spent): the turn fails — unless
-   * calls were already accepted from its stream; they stand, and the turn carries on from them.
+   * A model request failed. Calls already accepted from its stream stand, as a partial response,
+   * and the turn carries on from them (asking again could bring a different set). Otherwise a
+   * transient failure is tried again after the turn's backoff, and anything else — or the last
+   * attempt — fails the turn with a reason that names the answer. `attempt` is the one the
+   * `call-model` operation carried: a report for an older attempt changes nothing.
    */
-  onModelFailed({ responseIndex, error }: { responseIndex: number; error: string }): JournalEntry[] {
-    if (this.state.finished || responseIndex !== this.state.responseIndex) return [];
-    if (this.state.batch?.streamOpen && this.state.batch.calls.length > 0) {
-      return this.onModelResponded(this.partialResponse(`the response stream broke: ${error}`));
+  onModelFailed({
+    responseIndex,
+    attempt,
+    error,
+    now,
+  }: {
+    responseIndex: number;
+    attempt: number;
+    error: ModelFailure;
+    now: number;
+  }): JournalEntry[] {
+    const state = this.state;
+    if (state.finished || !state.modelInFlight || responseIndex !== state.responseIndex) return [];
+    if (attempt !== state.modelFailures + 1) return [];
+    if (state.batch?.streamOpen && state.batch.calls.length > 0) {
+      return this.onModelResponded(this.partialResponse(`the response stream broke: ${error.message}`));
     }
-    return this.transition({
-      type: 'turn.finished',
-      status: 'failed',
-      reason: `model request ${responseIndex} failed: ${error}`,
-    });
+    const policy = state.config.modelRetry;
+    const retry = error.retryable && attempt < policy.maxAttempts && !state.halt;
+    const entries: JournalEntry[] = [];
+    this.commit(
+      {
+        type: 'model.attempt_failed',
+        responseIndex,
+        attempt,
+        error: error.message,
+        retryable: error.retryable,
+        at: now,
+        ...(retry ? { retryAt: now + (error.retryAfterMs ?? backoffDelay(policy, attempt)) } : {}),
+      },
+      entries,
+    );
+    if (!retry) {
+      const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
+      this.commit(
+        {
+          type: 'turn.finished',
+          status: 'failed',
+          reason: `model request ${responseIndex} failed${tries}: ${error.message}`,
+        },
+        entries,
+      );
+    }
+    this.settle(entries);
+    return entries;
   }
 
   onToolAttemptFinished({
@@ -262,6 +338,85 @@ export class TurnEngine {
       this.settle(entries);
     }
     return entries;
+  }
+
+  /**
+   * The host lost an attempt: it started and nobody can say how it ended (its worker died or
+   * stopped heartbeating). The engine decides, the same way on every executor: a retry-safe call
+   * runs again with the same idempotency key (a bounded number of times), any other gets an
+   * explicit interrupted output saying its outcome is unknown.
+   */
+  onToolAttemptLost({
+    toolCallId,
+    attempt,
+    detail,
+  }: {
+    toolCallId: string;
+    attempt: number;
+    detail?: string;
+  }): JournalEntry[] {
+    const call = this.openCall(toolCallId);
+    if (call?.phase !== 'running' || !call.attempts.some((a) => a.attempt === attempt && !a.result))
+      return [];
+    return this.transition(this.lostEntry(call, attempt, detail));
+  }
+
+  /**
+   * The attempt was stopped by the turn's cancellation before it could report (on Temporal: its
+   * activity was cancelled before it ran, or ended as cancelled): it did not finish.
+   */
+  onToolAttemptCancelled({
+    toolCallId,
+    attempt,
+    now,
+  }: {
+    toolCallId: string;
+    attempt: number;
+    now: number;
+  }): JournalEntry[] {
+    return this.onToolAttemptFinished({
+      toolCallId,
+      attempt,
+      result: {
+        status: 'interrupted',
+        content: 'interrupted: cancelled before it finished',
+        errorType: 'cancelled',
+      },
+      durationMs: 0,
+      now,
+    });
+  }
+
+  /**
+   * The attempt could not run for a reason of the host's (its activity failed before or around
+   * the tool: an unregistered activity, an input that did not decode): an error for the model,
+   * not retried.
+   */
+  onToolAttemptFailed({
+    toolCallId,
+    attempt,
+    message,
+    now,
+  }: {
+    toolCallId: string;
+    attempt: number;
+    message: string;
+    now: number;
+  }): JournalEntry[] {
+    const content = `the tool's activity failed: ${message}`;
+    return this.onToolAttemptFinished({
+      toolCallId,
+      attempt,
+      result: {
+        status: 'error',
+        content,
+        errorType: 'activity-failed',
+        retryable: false,
+        resultHash: `activity-failed:${message}`,
+      },
+      durationMs: 0,
+      now,
+    });
   }
 
   onApproval({
@@ -322,12 +477,23 @@ export class TurnEngine {
     for (const call of this.state.batch?.calls ?? []) {
       if (call.phase !== 'running') continue;
       const attempt = call.attempts.find((a) => !a.result)?.attempt ?? call.nextAttempt;
-      // After a halt nothing new starts, so a lost call is not run again even if it could be.
-      const rerun = call.call.policy.retrySafe && !this.state.halt;
-      this.commit({ type: 'tool.attempt_lost', toolCallId: call.call.toolCallId, attempt, rerun }, entries);
+      this.commit(this.lostEntry(call, attempt), entries);
     }
     this.settle(entries);
     return entries;
+  }
+
+  /** After a halt nothing new starts, so a lost call is not run again even if it could be. */
+  private lostEntry(call: CallState, attempt: number, detail?: string): JournalEntry {
+    const rerun =
+      call.call.policy.retrySafe && !this.state.halt && (call.lostAttempts ?? 0) < maxLostAttemptReruns;
+    return {
+      type: 'tool.attempt_lost',
+      toolCallId: call.call.toolCallId,
+      attempt,
+      rerun,
+      ...(detail ? { detail } : {}),
+    };
   }
 
   /** Calls currently running (for hosts that must abort them on cancel). */
@@ -361,7 +527,17 @@ export class TurnEngine {
         },
         entries,
       );
-      starts.push({ call: call.call, attempt: call.nextAttempt, approved: call.approval?.approved === true });
+      starts.push({
+        call: call.call,
+        attempt: call.nextAttempt,
+        approved: call.approval?.approved === true,
+        idempotencyKey: toolCallKey({
+          revision: this.state.revision,
+          turnId: this.state.turnId,
+          toolCallId: call.call.toolCallId,
+        }),
+        timeoutMs: call.call.policy.timeoutMs ?? this.state.config.timeouts.toolMs,
+      });
     }
     return { plan, starts };
   }
@@ -414,28 +590,39 @@ export class TurnEngine {
     }
   }
 
-  /** The response with the calls accepted from its stream first, exactly as they were accepted. */
+  /**
+   * The response as recorded: the calls accepted from its stream first, exactly as they were
+   * accepted, then the rest; its message is the prose followed by one tool-call part per call,
+   * written from the calls so the transcript pairs with the outputs (and hosts need not carry
+   * each call's arguments twice).
+   */
   private withAcceptedCalls(response: ModelResponse): ModelResponse {
     const batch = this.state.batch;
-    if (!batch?.streamOpen || batch.responseIndex !== response.responseIndex || batch.calls.length === 0)
-      return response;
-    const accepted = batch.calls.map((c) => c.call);
-    const calls = [...accepted, ...response.calls.slice(accepted.length)];
+    const streamed =
+      batch?.streamOpen && batch.responseIndex === response.responseIndex
+        ? batch.calls.map((c) => c.call)
+        : [];
+    const accepted = streamed.slice(0, response.streamedCallCount ?? streamed.length);
+    const calls = accepted.length === 0 ? response.calls : [...accepted, ...response.calls];
+    const { streamedCallCount: _count, ...rest } = response;
     const prose = response.message.content.filter((p) => p.type !== 'tool-call');
     return {
-      ...response,
+      ...rest,
       calls,
       message: {
         ...response.message,
-        content: [
-          ...prose,
-          ...calls.map((c) => ({
-            type: 'tool-call' as const,
-            toolCallId: c.toolCallId,
-            toolName: c.toolName,
-            input: c.input,
-          })),
-        ],
+        content:
+          calls.length === 0
+            ? prose
+            : [
+                ...prose,
+                ...calls.map((c) => ({
+                  type: 'tool-call' as const,
+                  toolCallId: c.toolCallId,
+                  toolName: c.toolName,
+                  input: c.input,
+                })),
+              ],
       },
     };
   }
@@ -450,8 +637,16 @@ export class TurnEngine {
     };
   }
 
-  private modelOp(): TurnOperation {
-    return { kind: 'call-model', responseIndex: this.state.responseIndex, messages: this.state.messages };
+  private modelOp(): ModelCall {
+    const { turnId, responseIndex, revision } = this.state;
+    return {
+      kind: 'call-model',
+      responseIndex,
+      attempt: this.state.modelFailures + 1,
+      messages: this.state.messages,
+      idempotencyKey: modelRequestKey({ revision, turnId, responseIndex }),
+      timeoutMs: this.state.config.timeouts.modelMs,
+    };
   }
 
   private openCall(toolCallId: string): CallState | undefined {

@@ -39,16 +39,21 @@ const callSnapshotSchema = z.object({
   final: toolOutputSchema.optional(),
   launched: z.boolean(),
   recorded: z.boolean(),
+  lostAttempts: z.number().int().optional(),
 });
 
 export const turnSnapshotSchema = z.object({
   schemaVersion: z.literal(turnSnapshotVersion),
   turnId: z.string(),
+  /** Absent in snapshots carried before revisions existed: those turns run under revision 1. */
+  revision: z.number().int().positive().default(1),
   config: turnConfigSchema,
   messages: z.array(messageSchema),
   inputLength: z.number().int(),
   responseIndex: z.number().int(),
   modelInFlight: z.boolean(),
+  modelFailures: z.number().int().nonnegative().default(0),
+  modelRetryAt: z.number().optional(),
   modelDone: z.boolean(),
   batch: z
     .object({

@@ -38,6 +38,8 @@ export interface CallState {
   final?: ToolOutput;
   /** Whether the call ever started (it then counts against the tool-call budget). */
   launched: boolean;
+  /** Attempts whose host was lost (outcome unknown) and that were run again. */
+  lostAttempts?: number;
   recorded: boolean;
 }
 
@@ -57,6 +59,8 @@ export interface BatchState {
 
 export interface TurnState {
   turnId: string;
+  /** The engine rules this turn runs under (see `engineRevision`). */
+  revision: number;
   config: TurnConfig;
   /** The whole conversation: the input, then what the turn added. */
   messages: Message[];
@@ -66,6 +70,10 @@ export interface TurnState {
   responseIndex: number;
   /** A model request whose intent is recorded and whose response is not. */
   modelInFlight: boolean;
+  /** Failed attempts of the request in flight. */
+  modelFailures: number;
+  /** When the request in flight is tried again after a failure. */
+  modelRetryAt?: number;
   /** The latest response asked for no tools: the model is done. */
   modelDone: boolean;
   batch?: BatchState;
@@ -82,20 +90,24 @@ export interface TurnState {
 
 export function initialState({
   turnId,
+  revision,
   config,
   input,
 }: {
   turnId: string;
+  revision: number;
   config: TurnConfig;
   input: Message[];
 }): TurnState {
   return {
     turnId,
+    revision,
     config,
     messages: [...input],
     inputLength: input.length,
     responseIndex: 0,
     modelInFlight: false,
+    modelFailures: 0,
     modelDone: false,
     spent: { modelResponses: 0, toolCalls: 0, usage: zeroUsage, startedAt: 0 },
     outputs: [],

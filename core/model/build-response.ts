@@ -6,8 +6,10 @@ import type { CollectedResponse } from './collect-response';
 
 /**
  * Turns a collected stream into the response the engine records: each call prepared against the
- * registry (ids made unique, arguments validated, policy evaluated), and the assistant message's
- * tool-call parts written with the ids the outputs will carry, so the transcript always pairs.
+ * registry (ids made unique, arguments validated and size-checked, policy evaluated). The message
+ * holds the prose only: the engine writes one tool-call part per call itself, so a call's
+ * arguments travel once (in `calls`) between hosts. Calls already handed to the engine while the
+ * response streamed (`streamedCallCount` of `prepared`) are not repeated.
  */
 export function buildModelResponse({
   collected,
@@ -15,7 +17,9 @@ export function buildModelResponse({
   responseIndex,
   partialReason,
   priorCallIds = new Set(),
-  preparedPrefix = [],
+  prepared = [],
+  streamedCallCount = 0,
+  maxArgumentBytes,
 }: {
   collected: CollectedResponse;
   registry: ToolRegistry;
@@ -25,12 +29,16 @@ export function buildModelResponse({
   /** Ids of the turn's earlier calls: an id is unique within the whole turn (it keys idempotency). */
   priorCallIds?: ReadonlySet<string>;
   /** The first calls, already prepared while the response streamed (preparing is the same either way). */
-  preparedPrefix?: readonly PreparedCall[];
+  prepared?: readonly PreparedCall[];
+  /** How many of `prepared` the engine already accepted from the stream. */
+  streamedCallCount?: number;
+  maxArgumentBytes?: number;
 }): ModelResponse {
   const used = new Set<string>(priorCallIds);
   const calls: PreparedCall[] = collected.calls.map((raw, position) => {
     const call =
-      preparedPrefix[position] ?? prepareCall({ registry, raw, position, responseIndex, usedIds: used });
+      prepared[position] ??
+      prepareCall({ registry, raw, position, responseIndex, usedIds: used, maxArgumentBytes });
     used.add(call.toolCallId);
     return call;
   });
@@ -38,18 +46,11 @@ export function buildModelResponse({
     responseIndex,
     message: {
       role: 'assistant',
-      content: [
-        ...collected.parts.filter((p) => p.type !== 'text' || p.text !== ''),
-        ...calls.map((c) => ({
-          type: 'tool-call' as const,
-          toolCallId: c.toolCallId,
-          toolName: c.toolName,
-          input: c.input,
-        })),
-      ],
+      content: collected.parts.filter((p) => p.type !== 'tool-call' && (p.type !== 'text' || p.text !== '')),
       ...(partialReason ? { partial: { reason: partialReason } } : {}),
     },
-    calls,
+    calls: streamedCallCount === 0 ? calls : calls.slice(streamedCallCount),
+    ...(streamedCallCount === 0 ? {} : { streamedCallCount }),
     usage: collected.usage,
     finishReason: partialReason ? 'error' : collected.finishReason,
   };

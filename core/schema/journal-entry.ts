@@ -19,7 +19,16 @@ import { usageSchema } from './usage';
  *   without a finish is an outcome unknown), comparisons do not.
  */
 export const transcriptEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('turn.started'), turnId: z.string(), input: z.array(messageSchema) }),
+  z.object({
+    type: z.literal('turn.started'),
+    turnId: z.string(),
+    input: z.array(messageSchema),
+    /**
+     * The engine rules the turn runs under, for its whole life (see `engineRevision`); absent in
+     * journals written before revisions existed, which run under revision 1.
+     */
+    revision: z.number().int().positive().optional(),
+  }),
   z.object({ type: z.literal('model.requested'), responseIndex: z.number().int().nonnegative() }),
   z.object({
     type: z.literal('model.responded'),
@@ -56,13 +65,28 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     at: z.number(),
     durationMs: z.number().nonnegative(),
   }),
-  /** A host resumed the turn and found this attempt started but not finished: its outcome is unknown. */
+  /**
+   * The attempt started and its host can no longer say how it ended (the host crashed, or the
+   * worker running it was lost): its outcome is unknown.
+   */
   z.object({
     type: z.literal('tool.attempt_lost'),
     toolCallId: z.string(),
     attempt: z.number().int().positive(),
     /** Whether it will run again with the same idempotency key (the tool is retry-safe). */
     rerun: z.boolean(),
+    /** What the host saw (e.g. a heartbeat timeout); for operators, not for the model. */
+    detail: z.string().optional(),
+  }),
+  /** A model request failed; `retryAt` when the engine tries it again, absent when it gave up. */
+  z.object({
+    type: z.literal('model.attempt_failed'),
+    responseIndex: z.number().int().nonnegative(),
+    attempt: z.number().int().positive(),
+    error: z.string(),
+    retryable: z.boolean(),
+    at: z.number(),
+    retryAt: z.number().optional(),
   }),
   /** A call began waiting for a person's decision (its approval timeout counts from here). */
   z.object({ type: z.literal('tool.approval_requested'), toolCallId: z.string(), at: z.number() }),

@@ -34,13 +34,34 @@ export function prepareCall({
   position,
   responseIndex,
   usedIds,
+  maxArgumentBytes,
 }: {
   registry: ToolRegistry;
   raw: RawToolCall;
   position: number;
   responseIndex: number;
   usedIds: ReadonlySet<string>;
+  /** Larger arguments are not run and not kept (see `limitsConfigSchema`). */
+  maxArgumentBytes?: number;
 }): PreparedCall {
+  const oversized =
+    maxArgumentBytes === undefined ? undefined : oversizedArguments(raw.input, maxArgumentBytes);
+  if (oversized !== undefined) {
+    const id = raw.toolCallId.trim();
+    const toolCallId =
+      id === '' || usedIds.has(id) ? uniqueId(`call_r${responseIndex}_${position}`, usedIds) : id;
+    return reject(
+      {
+        toolName: raw.toolName,
+        toolCallId,
+        // The arguments stay out of the transcript: carried on, they would be sent again with
+        // every later request and written to history each time.
+        input: { omitted: `arguments of ${oversized} bytes, over the limit of ${maxArgumentBytes}` },
+      },
+      'arguments-too-large',
+      `the arguments for ${raw.toolName} are ${oversized} bytes, over this turn's limit of ${maxArgumentBytes} bytes (maxArgumentBytes); the call was not run — send smaller arguments (e.g. a path or a range instead of the content)`,
+    );
+  }
   const input = parseArguments(raw.input);
   const base = { toolName: raw.toolName, input: input.ok ? input.value : raw.input };
   const id = raw.toolCallId.trim();
@@ -138,6 +159,37 @@ function parseArguments(input: unknown): { ok: true; value: unknown } | { ok: fa
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The size of the arguments in bytes of UTF-8 JSON when it is over `limit`, else undefined. */
+function oversizedArguments(input: unknown, limit: number): number | undefined {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    try {
+      text = JSON.stringify(input) ?? '';
+    } catch {
+      return undefined;
+    }
+  }
+  // UTF-8 takes 1 to 3 bytes per UTF-16 unit: count exactly only when the length cannot decide.
+  if (text.length * 3 <= limit) return undefined;
+  const bytes = utf8Length(text);
+  return bytes > limit ? bytes : undefined;
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 function uniqueId(base: string, used: ReadonlySet<string>): string {

@@ -19,6 +19,11 @@ export function retryDelay({
   if (result.status !== 'error' || !result.retryable) return undefined;
   if (attempt >= policy.maxAttempts) return undefined;
   if (policy.nonRetryableErrorTypes.includes(result.errorType)) return undefined;
+  return backoffDelay(policy, attempt);
+}
+
+/** The wait after failed attempt `attempt` (1-based): exponential from the initial delay, capped. */
+export function backoffDelay(policy: RetryPolicy, attempt: number): number {
   const delay = policy.initialDelayMs * policy.backoffCoefficient ** (attempt - 1);
   return Math.min(Math.round(delay), policy.maxDelayMs);
 }

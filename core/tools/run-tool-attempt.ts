@@ -5,6 +5,7 @@ import { notifyObservers, type TurnObserver } from '../hooks/turn-observer';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { AnyTool } from './define-tool';
+import { toolCallKey } from './idempotency-key';
 import { onAbort } from './on-abort';
 import { stableHash } from './stable-hash';
 import { truncateResult } from './truncate-content';
@@ -37,6 +38,10 @@ export interface RunToolAttemptArgs {
   approved?: boolean;
   /** Outputs larger than this (bytes of JSON) are cut with a marker. */
   maxOutputBytes?: number;
+  /** The engine's key for this call (`ToolStart.idempotencyKey`); absent only from hosts older than it. */
+  idempotencyKey?: string;
+  /** The engine's limit for this attempt (`ToolStart.timeoutMs`); the tool's own `timeoutMs` when absent. */
+  timeoutMs?: number;
 }
 
 /** Thrown by a tool to say "do not try this again". */
@@ -225,7 +230,7 @@ async function execute(
   input: unknown,
 ): Promise<{ result: AttemptResult; timedOut: boolean }> {
   const { call, timers } = args;
-  const timeoutMs = call.policy.timeoutMs;
+  const timeoutMs = args.timeoutMs ?? call.policy.timeoutMs;
   const outer = args.signal;
   // One signal per attempt: the host's own when there is no timeout (the cheap, common case),
   // else a controller that the host's signal and the timer both abort.
@@ -241,7 +246,8 @@ async function execute(
     let value: unknown = tool.execute(input, {
       turnId: args.turnId,
       toolCallId: call.toolCallId,
-      idempotencyKey: `${args.turnId}/${call.toolCallId}`,
+      idempotencyKey:
+        args.idempotencyKey ?? toolCallKey({ revision: 1, turnId: args.turnId, toolCallId: call.toolCallId }),
       attempt: args.attempt,
       signal,
       heartbeat: args.heartbeat ?? noop,

@@ -1,0 +1,56 @@
+import type { AttemptResult } from '../schema/attempt-result';
+import type { JournalEntry } from '../schema/journal-entry';
+import type { PreparedCall } from '../schema/prepared-call';
+import type { ModelFailure, ModelResponse, TurnEngine } from './turn-engine';
+
+/**
+ * Everything a host can report to the engine, as one closed union: a host queues what happened
+ * (an activity's result, an Update, a cancel) and feeds it in order; the engine decides what it
+ * means. Hosts translate their own failures into these kinds and nothing more.
+ */
+export type HostEvent =
+  | { kind: 'call-streamed'; responseIndex: number; call: PreparedCall }
+  | { kind: 'model-responded'; response: ModelResponse }
+  | { kind: 'model-failed'; responseIndex: number; attempt: number; error: ModelFailure }
+  /** The attempt ran and reported (whatever it reported: ok, error, interrupted). */
+  | {
+      kind: 'attempt-finished';
+      toolCallId: string;
+      attempt: number;
+      result: AttemptResult;
+      durationMs: number;
+    }
+  /** Nobody can say how the attempt ended (its worker died or stopped heartbeating). */
+  | { kind: 'attempt-lost'; toolCallId: string; attempt: number; detail?: string }
+  /** The cancel stopped the attempt before it reported. */
+  | { kind: 'attempt-cancelled'; toolCallId: string; attempt: number }
+  /** The host could not run the attempt (e.g. its activity failed before the tool). */
+  | { kind: 'attempt-failed'; toolCallId: string; attempt: number; message: string }
+  | { kind: 'approval'; toolCallId: string; approved: boolean; reason?: string }
+  | { kind: 'cancel'; reason?: string };
+
+/** Feeds one host event to the engine; returns the entries to persist. */
+export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number): JournalEntry[] {
+  switch (event.kind) {
+    case 'call-streamed':
+      return engine.onCallStreamed(event);
+    case 'model-responded':
+      return engine.onModelResponded(event.response);
+    case 'model-failed':
+      return engine.onModelFailed({ ...event, now });
+    case 'attempt-finished':
+      return engine.onToolAttemptFinished({ ...event, now });
+    case 'attempt-lost':
+      return engine.onToolAttemptLost(event);
+    case 'attempt-cancelled':
+      return engine.onToolAttemptCancelled({ ...event, now });
+    case 'attempt-failed':
+      return engine.onToolAttemptFailed({ ...event, now });
+    case 'approval':
+      return engine.onApproval(event);
+    case 'cancel':
+      return engine.onCancel(event.reason ? { reason: event.reason } : {});
+    default:
+      throw new Error(`unknown host event ${JSON.stringify(event satisfies never)}`);
+  }
+}

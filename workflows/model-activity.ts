@@ -1,0 +1,92 @@
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  isCancellation,
+  proxyActivities,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { modelFailedType, modelRejectedType, type TurnActivities } from '../activities/activity-types';
+import type { HostEvent, ModelCall, ModelFailure } from '../core';
+import type { TurnWorkflowInput } from './definitions';
+import { failureMessage } from './failure-message';
+
+/**
+ * Runs one model request as an activity and queues its response or failure. Since revision 2
+ * each attempt is an activity of its own (Temporal retries none of them) and the engine decides
+ * whether to try again and when, the same way as in process; under revision 1 Temporal retried
+ * the activity and a failure that reaches the workflow is final.
+ */
+export class ModelActivity {
+  private pending?: Promise<void>;
+
+  constructor(
+    private readonly input: TurnWorkflowInput,
+    private readonly revision: number,
+    private readonly queue: HostEvent[],
+  ) {}
+
+  /** Starts the request; the returned promise resolves once its outcome is queued. */
+  start(op: ModelCall, maxArgumentBytes: number): Promise<void> {
+    const { timing } = this.input;
+    const activities = proxyActivities<TurnActivities>({
+      startToCloseTimeout: op.timeoutMs,
+      heartbeatTimeout: timing.heartbeatTimeoutMs,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry:
+        this.revision >= 2
+          ? { maximumAttempts: 1 }
+          : {
+              maximumAttempts: timing.modelMaxAttempts,
+              initialInterval: 500,
+              nonRetryableErrorTypes: [modelRejectedType],
+            },
+    });
+    const { responseIndex, attempt } = op;
+    const pending = activities
+      .callModel({
+        turnId: this.input.turnId,
+        workflowId: workflowInfo().workflowId,
+        responseIndex,
+        model: this.input.model,
+        idempotencyKey: op.idempotencyKey,
+        maxArgumentBytes,
+      })
+      .then(
+        (response) => {
+          this.queue.push({ kind: 'model-responded', response });
+        },
+        (error: unknown) => {
+          if (isCancellation(error)) return;
+          this.queue.push({ kind: 'model-failed', responseIndex, attempt, error: this.failureOf(error) });
+        },
+      );
+    this.pending = pending;
+    return pending;
+  }
+
+  /** Resolves once the latest request has ended (after a cancel, its activity reports late). */
+  async settled(): Promise<void> {
+    await this.pending;
+  }
+
+  private failureOf(error: unknown): ModelFailure {
+    const message = failureMessage(error);
+    if (this.revision < 2) return { message, retryable: false };
+    const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    if (cause instanceof TimeoutFailure) return { message, retryable: true };
+    if (cause instanceof ApplicationFailure && cause.type === modelFailedType) {
+      const retryAfterMs = retryAfterOf(cause.details);
+      return { message, retryable: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    }
+    return { message, retryable: false };
+  }
+}
+
+function retryAfterOf(details: readonly unknown[] | undefined | null): number | undefined {
+  const first = details?.[0];
+  if (typeof first !== 'object' || first === null || !('retryAfterMs' in first)) return undefined;
+  const value = first.retryAfterMs;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
+}

@@ -1,0 +1,88 @@
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  isCancellation,
+  proxyActivities,
+  TimeoutFailure,
+} from '@temporalio/workflow';
+import type { TurnActivities } from '../activities/activity-types';
+import type { CallPolicy, HostEvent, ToolStart } from '../core';
+import type { TurnWorkflowInput } from './definitions';
+import { failureMessage } from './failure-message';
+
+/**
+ * Runs tool attempts as activities (activity id = tool call id) and queues how each ended. It
+ * translates Temporal's outcomes into host events and decides nothing: the engine retries
+ * failed attempts and decides what a lost one means. Under revision 1, Temporal itself retried
+ * lost attempts of retry-safe tools; turns begun then keep that policy, so their histories replay.
+ */
+export class ToolActivities {
+  private readonly pending = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly input: TurnWorkflowInput,
+    private readonly revision: number,
+    private readonly queue: HostEvent[],
+  ) {}
+
+  get running(): number {
+    return this.pending.size;
+  }
+
+  launch(start: ToolStart): void {
+    const { call, attempt } = start;
+    const { timing } = this.input;
+    const activities = proxyActivities<TurnActivities>({
+      activityId: call.toolCallId,
+      startToCloseTimeout: start.timeoutMs + timing.heartbeatTimeoutMs,
+      heartbeatTimeout: timing.heartbeatTimeoutMs,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: this.revision >= 2 ? { maximumAttempts: 1 } : revisionOneRetry(call.policy),
+    });
+    const key = `${call.toolCallId}#${attempt}`;
+    const { toolCallId } = call;
+    const done = activities
+      .runTool({
+        turnId: this.input.turnId,
+        call,
+        attempt,
+        approved: start.approved,
+        maxOutputBytes: this.input.maxOutputBytes,
+        idempotencyKey: start.idempotencyKey,
+        timeoutMs: start.timeoutMs,
+      })
+      .then(
+        ({ result, durationMs }) => {
+          this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
+        },
+        (error: unknown) => {
+          this.queue.push(this.failedAttempt(error, call.policy, toolCallId, attempt));
+        },
+      )
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, done);
+  }
+
+  /** Resolves once every attempt launched so far has ended and queued its event. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending.values()]);
+  }
+
+  private failedAttempt(error: unknown, policy: CallPolicy, toolCallId: string, attempt: number): HostEvent {
+    if (isCancellation(error)) return { kind: 'attempt-cancelled', toolCallId, attempt };
+    const lost = error instanceof ActivityFailure && error.cause instanceof TimeoutFailure;
+    // Revision 1 let Temporal retry a lost retry-safe attempt: what reaches here has used them up.
+    if (lost && (this.revision >= 2 || !policy.retrySafe))
+      return { kind: 'attempt-lost', toolCallId, attempt, detail: failureMessage(error) };
+    return { kind: 'attempt-failed', toolCallId, attempt, message: failureMessage(error) };
+  }
+}
+
+function revisionOneRetry(policy: CallPolicy) {
+  return {
+    maximumAttempts: policy.retrySafe ? Math.max(3, policy.retry.maxAttempts) : 1,
+    initialInterval: Math.max(1, policy.retry.initialDelayMs),
+    backoffCoefficient: policy.retry.backoffCoefficient,
+    maximumInterval: Math.max(1, policy.retry.maxDelayMs),
+  };
+}

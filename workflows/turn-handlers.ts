@@ -1,0 +1,84 @@
+import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { type HostEvent, turnStateView } from '../core';
+import {
+  acceptCallsUpdate,
+  approvalSchema,
+  approveUpdate,
+  modelRequestQuery,
+  progressQuery,
+  stateQuery,
+  type TurnWorkflowInput,
+} from './definitions';
+import { answerModelRequest, transcriptDigests } from './model-request-answer';
+import type { TurnRecord } from './turn-record';
+
+/**
+ * The turn's queries and updates. Queries read the engine's state; updates only queue a host
+ * event for the workflow's loop to feed in (after their validators refused what cannot apply).
+ */
+export function installTurnHandlers({
+  input,
+  turn,
+  queue,
+}: {
+  input: TurnWorkflowInput;
+  turn: TurnRecord;
+  queue: HostEvent[];
+}): void {
+  const { engine } = turn;
+  setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));
+  setHandler(progressQuery, (after) => {
+    const first = turn.progress[0]?.seq ?? turn.progressSeq() + 1;
+    return {
+      entries: turn.progress.filter((p) => p.seq > after).slice(0, 500),
+      lastSeq: turn.progressSeq(),
+      finished: engine.finished,
+      gap: after + 1 < first,
+    };
+  });
+  const digests = transcriptDigests();
+  setHandler(modelRequestQuery, (responseIndex, known) =>
+    answerModelRequest({
+      view: engine.view,
+      responseIndex,
+      epoch: workflowInfo().firstExecutionRunId,
+      known,
+      digests,
+    }),
+  );
+  setHandler(
+    acceptCallsUpdate,
+    (streamed) => {
+      for (const call of streamed.calls)
+        queue.push({ kind: 'call-streamed', responseIndex: streamed.responseIndex, call });
+      return { accepted: true };
+    },
+    {
+      validator: (streamed) => {
+        if (!engine.view.modelInFlight || streamed.responseIndex !== engine.view.responseIndex) {
+          throw new Error(`turn ${input.turnId} is not streaming response ${streamed.responseIndex}`);
+        }
+      },
+    },
+  );
+  setHandler(
+    approveUpdate,
+    (approval) => {
+      queue.push({ kind: 'approval', ...approval });
+      return { accepted: true as const };
+    },
+    {
+      validator: (approval) => {
+        const parsed = approvalSchema.safeParse(approval);
+        if (!parsed.success)
+          throw new Error(`malformed approval: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+        const awaiting = turnStateView(engine.view, Date.now()).calls.find(
+          (c) => c.toolCallId === approval.toolCallId,
+        );
+        if (awaiting?.phase !== 'awaiting-approval') {
+          throw new Error(`tool call ${approval.toolCallId} is not waiting for approval`);
+        }
+      },
+    },
+  );
+}
