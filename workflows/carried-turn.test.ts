@@ -43,7 +43,9 @@ async function journalOfTurn(): Promise<JournalEntry[]> {
     },
     ...[1, 2, 3, 4].map((r) => ({ toolCalls: [{ id: `same${r}`, name: 'echo', args: { n: 7 } }] })),
     // A wider response, as real turns have: what carrying calls by reference saves shows past the head's fixed size.
-    { toolCalls: Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, name: 'echo', args: { n: 100 + i } })) },
+    {
+      toolCalls: Array.from({ length: 12 }, (_, i) => ({ id: `w${i}`, name: 'echo', args: { n: 100 + i } })),
+    },
     { text: 'done' },
   ]);
   const journal = new MemoryJournal();
