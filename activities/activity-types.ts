@@ -5,6 +5,13 @@ export const modelRejectedType = 'ModelRequestRejected';
 /** A transient failure (reset, 429, 5xx, a broken stream); `details[0].retryAfterMs` when the provider said. */
 export const modelFailedType = 'ModelRequestFailed';
 
+/**
+ * A tool attempt its worker stopped before the tool finished, for a reason other than the turn's
+ * cancellation (the worker shutting down, the activity timed out, paused or reset): its outcome
+ * is unknown, and the engine decides whether it runs again.
+ */
+export const attemptLostType = 'ToolAttemptLost';
+
 export interface CallModelInput {
   turnId: string;
   /** The workflow to read the transcript from (by query), so it never travels as activity input. */

@@ -18,6 +18,7 @@ import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
 import { acceptCallsUpdate, modelRequestQuery } from '../workflows/definitions';
 import {
+  attemptLostType,
   type CallModelInput,
   type CallModelOutput,
   modelFailedType,
@@ -94,7 +95,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // through heartbeats, and a lost worker is noticed by their absence.
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
       try {
-        return await runToolAttempt({
+        const ran = await runToolAttempt({
           turnId,
           call,
           attempt,
@@ -110,6 +111,21 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
           signal: ctx.cancellationSignal,
           heartbeat: (details) => ctx.heartbeat(details),
         });
+        // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed
+        // out, was paused or reset). That is not what the tool did; say the attempt was lost.
+        const details = ctx.cancellationDetails;
+        if (
+          ran.result.status === 'interrupted' &&
+          ctx.cancellationSignal.aborted &&
+          !details?.cancelRequested
+        ) {
+          const why = details?.workerShutdown ? 'its worker shut down' : 'its activity was stopped';
+          throw ApplicationFailure.create({
+            message: `${call.toolName} was stopped before it finished (${why}); its outcome is unknown`,
+            type: attemptLostType,
+          });
+        }
+        return ran;
       } finally {
         clearInterval(beat);
       }

@@ -4,10 +4,9 @@ import {
   ApplicationFailure,
   isCancellation,
   proxyActivities,
-  TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import { modelFailedType, modelRejectedType, type TurnActivities } from '../activities/activity-types';
+import { modelRejectedType, type TurnActivities } from '../activities/activity-types';
 import type { HostEvent, ModelCall, ModelFailure } from '../core';
 import type { TurnWorkflowInput } from './definitions';
 import { failureMessage } from './failure-message';
@@ -75,12 +74,12 @@ export class ModelActivity {
     const message = failureMessage(error);
     if (this.revision < 2) return { message, retryable: false };
     const cause = error instanceof ActivityFailure ? error.cause : undefined;
-    if (cause instanceof TimeoutFailure) return { message, retryable: true };
-    if (cause instanceof ApplicationFailure && cause.type === modelFailedType) {
-      const retryAfterMs = retryAfterOf(cause.details);
-      return { message, retryable: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    }
-    return { message, retryable: false };
+    // Only what the activity marked as a rejection is final; anything else (a timeout, a lost or
+    // shutting-down worker, a transient provider failure) is worth another attempt.
+    if (cause instanceof ApplicationFailure && (cause.type === modelRejectedType || cause.nonRetryable))
+      return { message, retryable: false };
+    const retryAfterMs = cause instanceof ApplicationFailure ? retryAfterOf(cause.details) : undefined;
+    return { message, retryable: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }
 }
 

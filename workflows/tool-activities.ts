@@ -1,11 +1,12 @@
 import {
   ActivityCancellationType,
   ActivityFailure,
+  ApplicationFailure,
   isCancellation,
   proxyActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import type { TurnActivities } from '../activities/activity-types';
+import { attemptLostType, type TurnActivities } from '../activities/activity-types';
 import type { CallPolicy, HostEvent, ToolStart } from '../core';
 import type { TurnWorkflowInput } from './definitions';
 import { failureMessage } from './failure-message';
@@ -70,7 +71,10 @@ export class ToolActivities {
 
   private failedAttempt(error: unknown, policy: CallPolicy, toolCallId: string, attempt: number): HostEvent {
     if (isCancellation(error)) return { kind: 'attempt-cancelled', toolCallId, attempt };
-    const lost = error instanceof ActivityFailure && error.cause instanceof TimeoutFailure;
+    const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    const lost =
+      cause instanceof TimeoutFailure ||
+      (cause instanceof ApplicationFailure && cause.type === attemptLostType);
     // Revision 1 let Temporal retry a lost retry-safe attempt: what reaches here has used them up.
     if (lost && (this.revision >= 2 || !policy.retrySafe))
       return { kind: 'attempt-lost', toolCallId, attempt, detail: failureMessage(error) };
