@@ -14,6 +14,9 @@ export interface HostTimers {
   clearTimeout(handle: unknown): void;
 }
 
+/** How long a tool that is running when the turn is cancelled may take to settle. */
+export const defaultCancelGraceMs = 1000;
+
 /** What `executeTool` needs of the attempt's arguments (they are passed as they are). */
 export interface ExecuteArgs {
   turnId: string;
@@ -22,6 +25,7 @@ export interface ExecuteArgs {
   timers: HostTimers;
   signal?: AbortSignal;
   heartbeat?: (details?: unknown) => void;
+  cancelGraceMs?: number;
 }
 
 export interface Executed {
@@ -32,8 +36,11 @@ export interface Executed {
 const timeoutReason = Symbol('timeout');
 
 /**
- * Runs the tool once and says how it went, never throwing: whatever the tool throws or returns,
- * the answer is an output. A timeout or a cancel ends the attempt at once.
+ * Runs the tool once and says how it went, never throwing. A timeout ends the attempt at once.
+ * A cancel (the host's signal) gives a running tool a grace period to settle, because ending it
+ * at once would tell the model an effect did not happen when it may just have: a result that
+ * comes back within the grace is the attempt's result; a rejection means the tool stopped; still
+ * pending at the end, its outcome is unknown, and the output says so.
  */
 export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unknown): Promise<Executed> {
   const { call, timers } = args;
@@ -61,7 +68,7 @@ export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unkno
     });
     // A synchronous result needs no race: nothing can abort it while it runs.
     if (isThenable(value)) {
-      value = await untilAborted(value, signal);
+      value = await untilSettled(value, signal, timers, args.cancelGraceMs ?? defaultCancelGraceMs);
     }
   } catch (error) {
     return failed(error, signal, outer, call.toolName, timeoutMs);
@@ -96,7 +103,18 @@ function failed(
     const content = `${toolName} timed out after ${timeoutMs} ms`;
     return { result: errorOutput('timeout', content, true, content), timedOut: true };
   }
-  if (outer?.aborted) return { result: interruptedOutput('cancelled while running'), timedOut: false };
+  const unsettledBecause = unsettledWhy(error);
+  if (unsettledBecause !== undefined) {
+    return {
+      result: interruptedOutput(
+        `cancelled while running; its outcome is unknown (${unsettledBecause})`,
+        'outcome-unknown',
+      ),
+      timedOut: false,
+    };
+  }
+  if (outer?.aborted)
+    return { result: interruptedOutput('cancelled while running; the tool stopped'), timedOut: false };
   const { message, errorType, retryable } = describeThrown(error, 'the tool');
   return { result: errorOutput(errorType, message, retryable), timedOut: false };
 }
@@ -111,33 +129,80 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** A tool that ignores its signal must not hold the turn: the attempt ends when the signal fires. */
-function untilAborted<T>(work: PromiseLike<T>, signal: AbortSignal): Promise<T> {
+/**
+ * The tool was still pending when the grace after a cancel ran out (or none could be given): the
+ * value the race rejects with. Recognised through a WeakMap, never `instanceof`: the race may
+ * instead reject with whatever the tool threw, and `instanceof` on a hostile Proxy throws.
+ */
+const unsettledReasons = new WeakMap<object, string>();
+
+function unsettled(why: string): object {
+  const marker = {};
+  unsettledReasons.set(marker, why);
+  return marker;
+}
+
+function unsettledWhy(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? unsettledReasons.get(error) : undefined;
+}
+
+/**
+ * The tool's own settlement, unless the signal aborts first: a timeout rejects at once (a tool
+ * that ignores its signal must not hold the turn), a cancel waits up to `graceMs` for the tool.
+ * The grace timer exists only once a cancel has come: the common path schedules nothing.
+ */
+function untilSettled<T>(
+  work: PromiseLike<T>,
+  signal: AbortSignal,
+  timers: HostTimers,
+  graceMs: number,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const unsubscribe = onAbort(signal, () => reject(signal.reason));
+    let grace: unknown;
+    // Runs inside the signal's abort dispatch, where a throw would be an uncaught exception.
+    const unsubscribe = onAbort(signal, () => {
+      if (signal.reason === timeoutReason) return reject(timeoutReason);
+      try {
+        grace = timers.setTimeout(
+          () => reject(unsettled(`it did not stop within ${graceMs} ms of the cancel`)),
+          graceMs,
+        );
+      } catch (error) {
+        reject(
+          unsettled(`no grace period could be timed: ${describeThrown(error, 'the host timers').message}`),
+        );
+      }
+    });
     try {
       work.then(
         (value) => {
-          unsubscribe();
           resolve(value);
+          tidy(unsubscribe, grace, timers);
         },
         (error: unknown) => {
-          unsubscribe();
           reject(error);
+          tidy(unsubscribe, grace, timers);
         },
       );
     } catch (error) {
       // A hand-made thenable whose `then` throws: the same as a rejection.
-      unsubscribe();
       reject(error);
+      tidy(unsubscribe, grace, timers);
     }
   });
+}
+
+/** Settle first, tidy after: a host timer that fails to clear must not lose the result. */
+function tidy(unsubscribe: () => void, grace: unknown, timers: HostTimers): void {
+  unsubscribe();
+  if (grace !== undefined) clearQuietly(timers, grace);
 }
 
 function clearQuietly(timers: HostTimers, handle: unknown): void {
   try {
     timers.clearTimeout(handle);
   } catch {
-    // The timer may still fire: it then aborts a finished attempt's signal, which changes nothing.
+    // The timer may still fire: it then aborts a finished attempt's signal or rejects a settled
+    // race, and neither changes the result.
   }
 }

@@ -11,7 +11,7 @@ import { type PreOutcome, runPostHooks, runPreHooks } from './run-tool-hooks';
 import type { ToolRegistry } from './tool-registry';
 import { truncateResult } from './truncate-content';
 
-export type { HostTimers } from './execute-tool';
+export { defaultCancelGraceMs, type HostTimers } from './execute-tool';
 
 /** Large enough for real tool output, far below Temporal's 2 MiB payload limit. */
 export const defaultMaxOutputBytes = 256 * 1024;
@@ -32,6 +32,11 @@ export interface RunToolAttemptArgs {
   approved?: boolean;
   /** Outputs larger than this (bytes of JSON) are cut with a marker. */
   maxOutputBytes?: number;
+  /**
+   * How long a tool still running when `signal` aborts may take to settle (default 1000 ms): a
+   * result within it is recorded as it is; still pending after it, the outcome is unknown.
+   */
+  cancelGraceMs?: number;
 }
 
 /** Thrown by a tool to say "do not try this again". */
@@ -43,7 +48,7 @@ export class NonRetryableToolError extends Error {
 /**
  * One attempt of one tool call, with everything that happens per attempt: observers (pre and post
  * — a blocked call still gets its post event), the circuit breaker, pre/post hooks, argument
- * validation, the timeout, and the health record. It never throws and
+ * validation, the timeout, the grace after a cancel, and the health record. It never throws and
  * never rejects: every way an attempt can go is an `AttemptResult`, whatever a tool, hook or
  * observer throws — and even a bug in here becomes an `internal-error` output, because in-process
  * a rejection here would be unhandled and end the whole process. Both executors run tools through
@@ -125,6 +130,9 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
       `invalid arguments for ${tool.name}:\n${z.prettifyError(parsed.error)}`,
     );
   }
+  // The hooks took time: a cancel that came meanwhile finds the tool not started, and says so.
+  if (ctx && args.signal?.aborted)
+    return { kind: 'not-run', result: interruptedOutput('cancelled before it started') };
   // Admission comes last, right before the tool runs: an admitted probe must run and be recorded.
   if (args.health) {
     const admission = args.health.admit(call.toolName);
