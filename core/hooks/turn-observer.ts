@@ -28,7 +28,7 @@ export interface ModelDeltaEvent {
 /**
  * Watches a turn as it happens. Tool events fire on every attempt; in parallel mode the events of
  * different calls interleave, so pair `onToolPre`/`onToolPost` by `toolCallId` and `attempt`.
- * Observers are told, never asked: an observer that throws is ignored.
+ * Observers are told, never asked: an observer that throws, or whose promise rejects, is ignored.
  */
 export interface TurnObserver {
   onToolPre?(event: ToolPreEvent): void;
@@ -40,19 +40,34 @@ export interface TurnObserver {
   onHookWarning?(event: { turnId: string; toolCallId: string; hook: string; error: string }): void;
 }
 
-/** Calls one method on every observer, swallowing their errors. */
+/**
+ * Calls one method on every observer and never throws: an observer must never break the turn it
+ * watches. A method may be `async` (a `() => Promise<void>` is a `() => void` to TypeScript), so a
+ * promise it returns gets a rejection handler: unhandled, its rejection would end the process.
+ */
 export function notifyObservers<K extends keyof TurnObserver>(
   observers: readonly TurnObserver[],
   method: K,
   event: Parameters<NonNullable<TurnObserver[K]>>[0],
 ): void {
   for (const observer of observers) {
-    const fn = observer[method] as ((e: typeof event) => void) | undefined;
-    if (!fn) continue;
     try {
-      fn.call(observer, event);
+      const fn = observer[method] as ((e: typeof event) => unknown) | undefined;
+      if (!fn) continue;
+      const returned = fn.call(observer, event);
+      // Most observers return nothing: only a returned object is looked at.
+      if (returned !== undefined) ignoreRejection(returned);
     } catch {
-      // An observer must never break the turn it watches.
+      // Whatever it threw, and even a getter on the observer that threw: ignored, as promised.
     }
   }
 }
+
+function ignoreRejection(value: unknown): void {
+  if (typeof value !== 'object' && typeof value !== 'function') return;
+  if (value === null) return;
+  const then = (value as { then?: unknown }).then;
+  if (typeof then === 'function') then.call(value, undefined, ignore);
+}
+
+const ignore = () => {};

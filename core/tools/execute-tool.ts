@@ -1,0 +1,214 @@
+import type { AttemptResult } from '../schema/attempt-result';
+import type { PreparedCall } from '../schema/prepared-call';
+import { errorOutput, interruptedOutput } from './attempt-outputs';
+import type { AnyTool } from './define-tool';
+import { describeThrown } from './describe-thrown';
+import { toolCallKey } from './idempotency-key';
+import { onAbort } from './on-abort';
+import { stableHash } from './stable-hash';
+import { toJson } from './to-json';
+
+/** Timers are passed in: core code reads no clock and schedules nothing of its own. */
+export interface HostTimers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** How long a tool that is running when the turn is cancelled may take to settle. */
+export const defaultCancelGraceMs = 1000;
+
+/** What `executeTool` needs of the attempt's arguments (they are passed as they are). */
+export interface ExecuteArgs {
+  turnId: string;
+  call: PreparedCall;
+  attempt: number;
+  timers: HostTimers;
+  signal?: AbortSignal;
+  heartbeat?: (details?: unknown) => void;
+  cancelGraceMs?: number;
+  /** The engine's key for this call (`ToolStart.idempotencyKey`); absent only from hosts older than it. */
+  idempotencyKey?: string;
+  /** The engine's limit for this attempt (`ToolStart.timeoutMs`); the tool's own `timeoutMs` when absent. */
+  timeoutMs?: number;
+}
+
+export interface Executed {
+  result: AttemptResult;
+  timedOut: boolean;
+}
+
+const timeoutReason = Symbol('timeout');
+
+/**
+ * Runs the tool once and says how it went, never throwing. A timeout ends the attempt at once.
+ * A cancel (the host's signal) gives a running tool a grace period to settle, because ending it
+ * at once would tell the model an effect did not happen when it may just have: a result that
+ * comes back within the grace is the attempt's result; a rejection means the tool stopped; still
+ * pending at the end, its outcome is unknown, and the output says so.
+ */
+export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unknown): Promise<Executed> {
+  const { call, timers } = args;
+  const timeoutMs = args.timeoutMs ?? call.policy.timeoutMs;
+  const outer = args.signal;
+  // One signal per attempt: the host's own when there is no timeout (the cheap, common case),
+  // else a controller that the host's signal and the timer both abort.
+  const controller = timeoutMs === undefined && outer ? undefined : new AbortController();
+  const signal = controller?.signal ?? (outer as AbortSignal);
+  const unsubscribeOuter =
+    controller && outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
+  const timer =
+    timeoutMs === undefined || !controller
+      ? undefined
+      : timers.setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+  let value: unknown;
+  try {
+    value = tool.execute(input, {
+      turnId: args.turnId,
+      toolCallId: call.toolCallId,
+      idempotencyKey:
+        args.idempotencyKey ?? toolCallKey({ revision: 1, turnId: args.turnId, toolCallId: call.toolCallId }),
+      attempt: args.attempt,
+      signal,
+      heartbeat: args.heartbeat ?? noop,
+    });
+    // A synchronous result needs no race: nothing can abort it while it runs.
+    if (isThenable(value)) {
+      value = await untilSettled(value, signal, timers, args.cancelGraceMs ?? defaultCancelGraceMs);
+    }
+  } catch (error) {
+    return failed(error, signal, outer, call.toolName, timeoutMs);
+  } finally {
+    unsubscribeOuter?.();
+    if (timer !== undefined) clearQuietly(timers, timer);
+  }
+  return { result: okOutput(value), timedOut: false };
+}
+
+function okOutput(value: unknown): AttemptResult {
+  let content: unknown;
+  try {
+    content = toJson(value);
+  } catch (error) {
+    // The tool ran and finished: only its value cannot be carried. Running it again would repeat
+    // its effects for a value that would most likely fail the same way.
+    const content = `the tool's result is not JSON: ${describeThrown(error, 'converting it').message}`;
+    return errorOutput('result-not-json', content, false);
+  }
+  return { status: 'ok', content, resultHash: stableHash(content) };
+}
+
+function failed(
+  error: unknown,
+  signal: AbortSignal,
+  outer: AbortSignal | undefined,
+  toolName: string,
+  timeoutMs: number | undefined,
+): Executed {
+  if (signal.aborted && signal.reason === timeoutReason) {
+    const content = `${toolName} timed out after ${timeoutMs} ms`;
+    return { result: errorOutput('timeout', content, true, content), timedOut: true };
+  }
+  const unsettledBecause = unsettledWhy(error);
+  if (unsettledBecause !== undefined) {
+    return {
+      result: interruptedOutput(
+        `cancelled while running; its outcome is unknown (${unsettledBecause})`,
+        'outcome-unknown',
+      ),
+      timedOut: false,
+    };
+  }
+  if (outer?.aborted)
+    return { result: interruptedOutput('cancelled while running; the tool stopped'), timedOut: false };
+  const { message, errorType, retryable } = describeThrown(error, 'the tool');
+  return { result: errorOutput(errorType, message, retryable), timedOut: false };
+}
+
+const noop = () => {};
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * The tool was still pending when the grace after a cancel ran out (or none could be given): the
+ * value the race rejects with. Recognised through a WeakMap, never `instanceof`: the race may
+ * instead reject with whatever the tool threw, and `instanceof` on a hostile Proxy throws.
+ */
+const unsettledReasons = new WeakMap<object, string>();
+
+function unsettled(why: string): object {
+  const marker = {};
+  unsettledReasons.set(marker, why);
+  return marker;
+}
+
+function unsettledWhy(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? unsettledReasons.get(error) : undefined;
+}
+
+/**
+ * The tool's own settlement, unless the signal aborts first: a timeout rejects at once (a tool
+ * that ignores its signal must not hold the turn), a cancel waits up to `graceMs` for the tool.
+ * The grace timer exists only once a cancel has come: the common path schedules nothing.
+ */
+function untilSettled<T>(
+  work: PromiseLike<T>,
+  signal: AbortSignal,
+  timers: HostTimers,
+  graceMs: number,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let grace: unknown;
+    // Runs inside the signal's abort dispatch, where a throw would be an uncaught exception.
+    const unsubscribe = onAbort(signal, () => {
+      if (signal.reason === timeoutReason) return reject(timeoutReason);
+      try {
+        grace = timers.setTimeout(
+          () => reject(unsettled(`it did not stop within ${graceMs} ms of the cancel`)),
+          graceMs,
+        );
+      } catch (error) {
+        reject(
+          unsettled(`no grace period could be timed: ${describeThrown(error, 'the host timers').message}`),
+        );
+      }
+    });
+    try {
+      work.then(
+        (value) => {
+          resolve(value);
+          tidy(unsubscribe, grace, timers);
+        },
+        (error: unknown) => {
+          reject(error);
+          tidy(unsubscribe, grace, timers);
+        },
+      );
+    } catch (error) {
+      // A hand-made thenable whose `then` throws: the same as a rejection.
+      reject(error);
+      tidy(unsubscribe, grace, timers);
+    }
+  });
+}
+
+/** Settle first, tidy after: a host timer that fails to clear must not lose the result. */
+function tidy(unsubscribe: () => void, grace: unknown, timers: HostTimers): void {
+  unsubscribe();
+  if (grace !== undefined) clearQuietly(timers, grace);
+}
+
+function clearQuietly(timers: HostTimers, handle: unknown): void {
+  try {
+    timers.clearTimeout(handle);
+  } catch {
+    // The timer may still fire: it then aborts a finished attempt's signal or rejects a settled
+    // race, and neither changes the result.
+  }
+}
