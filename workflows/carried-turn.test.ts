@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   defineTool,
   InProcessExecutor,
@@ -9,7 +11,7 @@ import {
 import { z } from 'zod';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
-import { packCarried, unpackCarried } from './carried-turn';
+import { type PackedCarry, packCarried, unpackCarried } from './carried-turn';
 import { packJson } from './packed-json';
 
 const write = defineTool({
@@ -124,5 +126,27 @@ describe('a carried turn', () => {
     const next = unpackCarried(packCarried(unpacked, unpacked.packedChunks));
     expect(next.events).toEqual(events);
     expect(next.packedChunks.eventCount).toBe(events.length);
+  });
+
+  test('a turn packed by older code, with the loop detector’s whole-turn counts by column, still unpacks and goes on', () => {
+    // Packed before the detector kept a window (snapshot version 1), from the snapshot in
+    // core/engine/fixtures/turn-snapshot-v1.json, cut before the turn's last model response.
+    const older = JSON.parse(
+      readFileSync(join(__dirname, 'fixtures', 'carried-turn-v1.json'), 'utf8'),
+    ) as PackedCarry;
+    const written = JSON.parse(
+      readFileSync(join(__dirname, '..', 'core', 'engine', 'fixtures', 'turn-snapshot-v1.json'), 'utf8'),
+    );
+    const unpacked = unpackCarried(older);
+    // All of it but the counts, which the windowed detector drops.
+    expect(unpacked.snapshot).toEqual({ ...written, detector: { ...written.detector, counts: [] } });
+    const engine = TurnEngine.restore(unpacked.snapshot);
+    expect(engine.snapshot().detector).toEqual({ recent: written.detector.history, latest: [] });
+    expect(engine.next(1).op.kind).toBe('call-model');
+    const next = unpackCarried(
+      packCarried({ ...unpacked, snapshot: engine.snapshot() }, unpacked.packedChunks),
+    );
+    expect(next.events).toEqual(unpacked.events);
+    expect(TurnEngine.restore(next.snapshot).snapshot()).toEqual(engine.snapshot());
   });
 });

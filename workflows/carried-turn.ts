@@ -1,4 +1,4 @@
-import { messagesFromEvents, type TranscriptEvent, type TurnSnapshot } from '../core';
+import { messagesFromEvents, type StoredTurnSnapshot, type TranscriptEvent } from '../core';
 import { type CarriedEvents, compactCalls, expandCalls } from './carried-calls';
 import { packJson, unpackJson } from './packed-json';
 
@@ -7,7 +7,8 @@ import { packJson, unpackJson } from './packed-json';
  * events so far.
  */
 export interface CarriedTurn {
-  snapshot: TurnSnapshot;
+  /** As the engine wrote it; one packed by older code may be in an older version (the engine restores those too). */
+  snapshot: StoredTurnSnapshot;
   events: TranscriptEvent[];
   /** The sequence number of the last progress entry, so watchers see one sequence across runs. */
   progressSeq?: number;
@@ -33,16 +34,16 @@ export interface PackedChunks {
 
 /** The packed head. Fields added later are optional, so a turn packed by older code still unpacks. */
 interface PackedTurn extends Partial<CarriedEvents> {
-  snapshot: TurnSnapshot;
+  snapshot: StoredTurnSnapshot;
   progressSeq?: number;
   notices?: Record<string, string>;
   /** The snapshot's call ids were left out: they are the ids of the events' calls, in order. */
   callIdsFromEvents?: boolean;
   /**
-   * The loop detector's counts by column, the fingerprints joined by commas: they are hashes and do
-   * not compress, and the JSON around each pair adds a third to them.
+   * Written by older code: the whole-turn counts of the loop detector (snapshot version 1) by column.
+   * Not put back: the windowed detector drops such counts when it restores (see `LoopDetector.restore`).
    */
-  detectorCounts?: { fingerprints: string; counts: number[] };
+  detectorCounts?: unknown;
 }
 
 /**
@@ -51,8 +52,8 @@ interface PackedTurn extends Partial<CarriedEvents> {
  * reference to its message (see `compactCalls`): those `earlier` already holds stay as they were,
  * the rest make one new chunk. The head holds the snapshot without its messages (rebuilt from the
  * events, with the engine's notices kept by call id) and, when the events already say them, without
- * its call ids. What remains grows too and is needed: the loop detector's memory of every distinct
- * call (a repeat thousands of calls later is still a repeat).
+ * its call ids. What remains is small and does not grow with the turn: the loop detector keeps only
+ * its window.
  */
 export function packCarried(
   carried: CarriedTurn,
@@ -65,18 +66,15 @@ export function packCarried(
     for (const part of message.content) if (part.output.notice) notices[part.toolCallId] = part.output.notice;
   }
   const callIdsFromEvents = sameList(callIdsOf(events), snapshot.callIds);
-  const columns = detectorColumns(snapshot.detector.counts);
   const head: PackedTurn = {
     snapshot: {
       ...snapshot,
       messages: [],
       callIds: callIdsFromEvents ? [] : snapshot.callIds,
-      detector: columns ? { ...snapshot.detector, counts: [] } : snapshot.detector,
     },
     ...(progressSeq !== undefined ? { progressSeq } : {}),
     notices,
     callIdsFromEvents,
-    ...(columns ? { detectorCounts: columns } : {}),
   };
   const fresh = events.slice(earlier.eventCount);
   return {
@@ -90,8 +88,14 @@ export function packCarried(
  * as older code packed it (the events inside it, no chunks) unpacks too.
  */
 export function unpackCarried({ head, chunks }: PackedCarry): CarriedTurn & { packedChunks: PackedChunks } {
-  const { snapshot, progressSeq, notices, callIdsFromEvents, detectorCounts, ...inHead } =
-    unpackJson<PackedTurn>(head);
+  const {
+    snapshot,
+    progressSeq,
+    notices,
+    callIdsFromEvents,
+    detectorCounts: _wholeTurnCounts,
+    ...inHead
+  } = unpackJson<PackedTurn>(head);
   const chunked = chunks.flatMap((chunk) => expandCalls(unpackJson<CarriedEvents>(chunk)));
   const events = [...chunked, ...expandCalls(inHead)];
   return {
@@ -99,10 +103,6 @@ export function unpackCarried({ head, chunks }: PackedCarry): CarriedTurn & { pa
       ...snapshot,
       messages: messagesFromEvents(events, notices),
       callIds: callIdsFromEvents ? callIdsOf(events) : snapshot.callIds,
-      detector: {
-        ...snapshot.detector,
-        counts: detectorCounts ? detectorPairs(detectorCounts) : snapshot.detector.counts,
-      },
     },
     events,
     ...(progressSeq !== undefined ? { progressSeq } : {}),
@@ -118,21 +118,4 @@ function callIdsOf(events: readonly TranscriptEvent[]): string[] {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-function detectorColumns(counts: readonly [string, number][]): PackedTurn['detectorCounts'] {
-  // Only when a comma cannot be mistaken for part of a fingerprint (they are hex hashes).
-  if (counts.some(([fingerprint]) => fingerprint.includes(','))) return undefined;
-  return {
-    fingerprints: counts.map(([fingerprint]) => fingerprint).join(','),
-    counts: counts.map(([, n]) => n),
-  };
-}
-
-function detectorPairs({
-  fingerprints,
-  counts,
-}: NonNullable<PackedTurn['detectorCounts']>): [string, number][] {
-  const split = counts.length > 0 ? fingerprints.split(',') : [];
-  return counts.map((count, i) => [split[i] ?? '', count]);
 }

@@ -1,11 +1,18 @@
 import type { DetectionConfig } from '../schema/turn-config';
 import { canonicalJson } from '../tools/canonical-json';
 import { stableHash } from '../tools/stable-hash';
+import { resultSimilarity, sketchedLength, sketchResult } from './result-sketch';
+
+// Read once: in Temporal's workflow sandbox every read of a global such as `Math` is slow, and
+// `observe` runs for every attempt of a long turn.
+const { floor, max, min } = Math;
 
 export interface DetectedAttempt {
   toolName: string;
   args: unknown;
   resultHash: string;
+  /** The result itself: convergence compares it with the tool's previous result. */
+  content: unknown;
 }
 
 export type LoopVerdict =
@@ -13,36 +20,82 @@ export type LoopVerdict =
   | { kind: 'warn'; message: string }
   | { kind: 'stop'; message: string };
 
+/** A tool's latest result, for convergence. */
+export interface LatestResult {
+  toolName: string;
+  /** Its attempt's fingerprint: while the window holds it, the result is recent enough to compare. */
+  fingerprint: string;
+  sketch: string;
+  /** Nearly-same results of this tool in a row, this one included. */
+  streak: number;
+}
+
+/** The detector's memory, carried across continue-as-new: never more than the window's worth. */
 export interface LoopDetectorMemory {
-  counts: [string, number][];
+  /** The fingerprints of the latest attempts, oldest first: at most `window` of them. */
+  recent: string[];
+  /** The latest result of each tool whose latest attempt is still in the window. */
+  latest: LatestResult[];
+}
+
+/**
+ * The memory as the detector before windows saved it (turn snapshots of schema version 1): every
+ * distinct attempt's count over the whole turn, and the latest attempts (at most four times
+ * `stopAfter`, 40 by default) in order.
+ */
+export interface WholeTurnMemory {
+  counts?: [string, number][];
   history: string[];
 }
 
-const longestCycle = 4;
-
 /**
- * Notices a turn going round in circles: the same call (tool + canonical arguments) giving the same
- * result again and again, or a short cycle of calls (A, B, A, B, …) repeating with the same
- * results. A repeated call that returns something new is progress and starts its own count.
+ * Notices a turn going round in circles, judging only its latest attempts (the `window`, 50 by
+ * default): the same call (tool + canonical arguments) giving the same result again and again, or a
+ * short cycle of calls (A, B, A, B, …) repeating with the same results. It warns the model first,
+ * then stops the turn. A repeated call that returns something new is progress and starts its own
+ * count; a call repeated with the same result far apart (a file re-read every sixty productive
+ * calls) is not a loop either — a long turn's legitimate re-reads must not stop it.
+ *
+ * Convergence is judged alongside: a tool whose results keep coming back nearly the same (≥ 95 %
+ * alike, three in a row) earns a warning but never a stop (see `convergenceConfigSchema`).
  *
  * It is fed every attempt of every call, in batch order when the call's output is recorded, so its
- * verdicts are the same in sequential and parallel mode and on replay.
+ * verdicts are the same in sequential and parallel mode and on replay. Its memory is bounded by the
+ * window, however long the turn.
  */
 export class LoopDetector {
-  private readonly counts = new Map<string, number>();
-  private history: string[] = [];
+  private recent: string[] = [];
+  /** By tool name (model-supplied: a Map, never a plain object). */
+  private readonly latest = new Map<string, LatestResult>();
+  /** Cycles longer than this could not repeat `warnAfter` times inside the window with a warning to spare. */
+  private readonly longestCycle: number;
 
-  constructor(private readonly config: DetectionConfig) {}
+  constructor(private readonly config: DetectionConfig) {
+    this.longestCycle = max(2, floor((config.window - 1) / config.warnAfter));
+  }
 
   /** The detector's memory, for carrying a turn across continue-as-new. */
   save(): LoopDetectorMemory {
-    return { counts: [...this.counts.entries()], history: [...this.history] };
+    return { recent: [...this.recent], latest: [...this.latest.values()].map((r) => ({ ...r })) };
   }
 
-  static restore(config: DetectionConfig, memory: LoopDetectorMemory): LoopDetector {
+  /**
+   * A detector that goes on from a saved memory. An older, whole-turn memory converts: its latest
+   * attempts become the window (they are the same kind of list, just shorter) and its counts are
+   * dropped — they are whole-turn counts, exactly what made long turns stop, and the window's own
+   * counts are rebuilt from those latest attempts. It has nothing for convergence, which starts
+   * afresh: at worst a convergence warning comes two results later.
+   */
+  static restore(config: DetectionConfig, memory: LoopDetectorMemory | WholeTurnMemory): LoopDetector {
     const detector = new LoopDetector(config);
-    for (const [key, count] of memory.counts) detector.counts.set(key, count);
-    detector.history = [...memory.history];
+    if ('history' in memory) {
+      detector.recent = memory.history.slice(-config.window);
+      return detector;
+    }
+    detector.recent = memory.recent.slice(-config.window);
+    for (const result of memory.latest) {
+      if (detector.recent.includes(result.fingerprint)) detector.latest.set(result.toolName, { ...result });
+    }
     return detector;
   }
 
@@ -52,30 +105,82 @@ export class LoopDetector {
     const fingerprint = stableHash(
       `${attempt.toolName}\u0000${canonicalJson(attempt.args)}\u0000${attempt.resultHash}`,
     );
-    const count = (this.counts.get(fingerprint) ?? 0) + 1;
-    this.counts.set(fingerprint, count);
-    this.history.push(fingerprint);
-    const limit = longestCycle * this.config.stopAfter;
-    if (this.history.length > limit) this.history = this.history.slice(-limit);
+    this.remember(fingerprint);
+    // Every rule runs before one verdict is chosen: the memory must not depend on which one spoke.
+    const streak = this.converge(attempt, fingerprint);
+    const count = this.countOf(fingerprint);
+    const cycle = this.trailingCycle();
 
     const own = this.thresholdsFor(attempt.toolName);
-    const repeat = verdict(
+    const repeat = verdict({
       count,
-      own,
-      () =>
+      thresholds: own,
+      // A window of nothing but this one call stops the turn, whatever stopAfter says.
+      fillsWindow: count >= this.config.window,
+      describe: () =>
         `${attempt.toolName} was called ${count} times with the same arguments and returned the same result each time`,
-    );
-    if (repeat.kind !== 'ok') return repeat;
-    const cycle = this.trailingCycle();
-    if (cycle) {
-      return verdict(
-        cycle.repetitions,
-        this.config,
-        () =>
-          `the same ${cycle.period} calls have repeated ${cycle.repetitions} times in a row with the same results`,
-      );
+    });
+    const cyclic = cycle
+      ? verdict({
+          count: cycle.repetitions,
+          thresholds: this.config,
+          fillsWindow: cycle.length >= this.config.window,
+          describe: () =>
+            `the same ${cycle.period} calls have repeated ${cycle.repetitions} times in a row with the same results`,
+        })
+      : ok;
+    if (repeat.kind === 'stop') return repeat;
+    if (cyclic.kind === 'stop') return cyclic;
+    if (repeat.kind === 'warn') return repeat;
+    if (cyclic.kind === 'warn') return cyclic;
+    if (streak >= this.config.convergence.warnAfter) {
+      return {
+        kind: 'warn',
+        message: `[loop warning] ${attempt.toolName} returned nearly the same result ${streak} times in a row. Use what you already have or try a different approach.`,
+      };
     }
-    return { kind: 'ok' };
+    return ok;
+  }
+
+  /** Adds the attempt to the window; a tool whose latest attempt leaves the window is forgotten. */
+  private remember(fingerprint: string): void {
+    this.recent.push(fingerprint);
+    if (this.recent.length <= this.config.window) return;
+    const gone = this.recent.shift() as string;
+    if (this.recent.includes(gone)) return;
+    for (const [toolName, result] of this.latest)
+      if (result.fingerprint === gone) this.latest.delete(toolName);
+  }
+
+  /**
+   * The tool's run of nearly-same results, this one included (0 when convergence is off). The same
+   * call with the same result again is a repeat, judged by the repeat thresholds: it leaves the run
+   * as it was, so per-tool thresholds keep their meaning. A short result is never "alike" (see
+   * `minChars`).
+   */
+  private converge(attempt: DetectedAttempt, fingerprint: string): number {
+    const rule = this.config.convergence;
+    if (!rule.enabled) return 0;
+    const previous = this.latest.get(attempt.toolName);
+    if (previous?.fingerprint === fingerprint) return 0;
+    const sketch = sketchResult(attempt.content);
+    const judged = (s: string) => sketchedLength(s) >= rule.minChars;
+    const streak =
+      previous &&
+      judged(sketch) &&
+      judged(previous.sketch) &&
+      resultSimilarity(previous.sketch, sketch) >= rule.similarity
+        ? previous.streak + 1
+        : 1;
+    this.latest.delete(attempt.toolName);
+    this.latest.set(attempt.toolName, { toolName: attempt.toolName, fingerprint, sketch, streak });
+    return streak;
+  }
+
+  private countOf(fingerprint: string): number {
+    let count = 0;
+    for (const f of this.recent) if (f === fingerprint) count += 1;
+    return count;
   }
 
   private thresholdsFor(toolName: string): { warnAfter: number; stopAfter: number } {
@@ -86,37 +191,53 @@ export class LoopDetector {
     };
   }
 
-  /** The longest run of a repeating period-p block (p ≥ 2, not all one call) at the end of history. */
-  private trailingCycle(): { period: number; repetitions: number } | undefined {
-    const h = this.history;
-    let best: { period: number; repetitions: number } | undefined;
-    for (let period = 2; period <= longestCycle; period++) {
-      if (h.length < period * 2) break;
-      const block = h.slice(-period);
-      if (block.every((f) => f === block[0])) continue;
-      let repetitions = 1;
-      while (h.length >= period * (repetitions + 1)) {
-        const start = h.length - period * (repetitions + 1);
-        if (!block.every((f, i) => h[start + i] === f)) break;
-        repetitions += 1;
-      }
-      if (repetitions >= 2 && (!best || repetitions > best.repetitions)) best = { period, repetitions };
+  /**
+   * The cycle that has repeated most at the end of the window: for each period p ≥ 2 whose last p
+   * attempts are not all one call, the longest tail of the window in which every attempt equals the
+   * one p before it.
+   */
+  private trailingCycle(): { period: number; repetitions: number; length: number } | undefined {
+    const h = this.recent;
+    const n = h.length;
+    // The tail that is one call over and over: a period inside it is that call, not a cycle.
+    let same = 1;
+    while (same < n && h[n - 1 - same] === h[n - 1]) same += 1;
+    let best: { period: number; repetitions: number; length: number } | undefined;
+    const longest = min(this.longestCycle, floor(n / 2));
+    for (let period = 2; period <= longest; period++) {
+      if (same >= period) continue;
+      let start = n - period;
+      while (start > 0 && h[start - 1] === h[start - 1 + period]) start -= 1;
+      const length = n - start;
+      const repetitions = floor(length / period);
+      if (repetitions >= 2 && (!best || repetitions > best.repetitions))
+        best = { period, repetitions, length };
     }
     return best;
   }
 }
 
-function verdict(
-  count: number,
-  t: { warnAfter: number; stopAfter: number },
-  describe: () => string,
-): LoopVerdict {
-  if (count >= t.stopAfter) return { kind: 'stop', message: `loop detected: ${describe()}` };
-  if (count >= t.warnAfter) {
+const ok: LoopVerdict = { kind: 'ok' };
+
+function verdict({
+  count,
+  thresholds,
+  fillsWindow,
+  describe,
+}: {
+  count: number;
+  thresholds: { warnAfter: number; stopAfter: number };
+  fillsWindow: boolean;
+  describe: () => string;
+}): LoopVerdict {
+  if (count >= thresholds.stopAfter || fillsWindow) {
+    return { kind: 'stop', message: `loop detected: ${describe()}` };
+  }
+  if (count >= thresholds.warnAfter) {
     return {
       kind: 'warn',
       message: `[loop warning] ${describe()}. Use what you already have or try a different approach; repeating it again will stop the turn.`,
     };
   }
-  return { kind: 'ok' };
+  return ok;
 }

@@ -286,6 +286,7 @@ function applyRecorded(state: TurnState, toolCallId: string): TurnState {
       toolName: call.call.toolName,
       args: call.call.input,
       resultHash: result.resultHash,
+      content: result.content,
     });
     if (verdict.kind === 'warn') output.notice = verdict.message;
     if (verdict.kind === 'stop' && !state.halt && !state.pendingHalt) {

@@ -12,9 +12,12 @@ import type { BatchState, TurnState } from './turn-state';
 /**
  * A turn's state as plain data, to carry it into a new run (continue-as-new). It is a cache of the
  * fold of the journal, never the authority; it carries a schema version, and old versions must
- * keep decoding (see test/fixtures/snapshots).
+ * keep decoding (see core/engine/fixtures).
+ *
+ * Versions: 1 carried the loop detector's whole-turn counts; 2 carries its window (see
+ * `LoopDetector.restore` for how a version-1 detector converts).
  */
-export const turnSnapshotVersion = 1;
+export const turnSnapshotVersion = 2;
 
 const halt = z.object({ reason: haltReasonSchema, detail: z.string() });
 const callSnapshotSchema = z.object({
@@ -42,8 +45,7 @@ const callSnapshotSchema = z.object({
   lostAttempts: z.number().int().optional(),
 });
 
-export const turnSnapshotSchema = z.object({
-  schemaVersion: z.literal(turnSnapshotVersion),
+const snapshotFields = {
   turnId: z.string(),
   /** Absent in snapshots carried before revisions existed: those turns run under revision 1. */
   revision: z.number().int().positive().default(1),
@@ -77,9 +79,39 @@ export const turnSnapshotSchema = z.object({
     .array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema }))
     .optional(),
   callIds: z.array(z.string()),
-  detector: z.object({ counts: z.array(z.tuple([z.string(), z.number()])), history: z.array(z.string()) }),
+};
+
+const detectorMemorySchema = z.object({
+  recent: z.array(z.string()),
+  latest: z.array(
+    z.object({ toolName: z.string(), fingerprint: z.string(), sketch: z.string(), streak: z.number().int() }),
+  ),
 });
+
+export const turnSnapshotSchema = z.object({
+  schemaVersion: z.literal(turnSnapshotVersion),
+  ...snapshotFields,
+  detector: detectorMemorySchema,
+});
+
+/** Version 1: the detector's memory was whole-turn counts (dropped on restore) and its latest attempts. */
+const turnSnapshotV1Schema = z.object({
+  schemaVersion: z.literal(1),
+  ...snapshotFields,
+  detector: z.object({
+    counts: z.array(z.tuple([z.string(), z.number()])).optional(),
+    history: z.array(z.string()),
+  }),
+});
+
+/** Every version a snapshot may have been written in: the current one and those before it. */
+export const storedTurnSnapshotSchema = z.discriminatedUnion('schemaVersion', [
+  turnSnapshotSchema,
+  turnSnapshotV1Schema,
+]);
 export type TurnSnapshot = z.infer<typeof turnSnapshotSchema>;
+/** A snapshot as any version wrote it: what a new run may be handed. */
+export type StoredTurnSnapshot = z.infer<typeof storedTurnSnapshotSchema>;
 
 export function snapshotOf(state: TurnState): TurnSnapshot {
   const { batch, callIds, detector, outputs: _outputs, messages, ...rest } = state;
@@ -105,7 +137,7 @@ export function snapshotOf(state: TurnState): TurnSnapshot {
 }
 
 export function stateFromSnapshot(raw: unknown): TurnState {
-  const parsed = turnSnapshotSchema.safeParse(raw);
+  const parsed = storedTurnSnapshotSchema.safeParse(raw);
   if (!parsed.success)
     throw new Error(
       `cannot restore turn state: ${parsed.error.issues

@@ -27,10 +27,38 @@ export const detectionThresholdsSchema = z.object({
   stopAfter: z.number().int().positive(),
 });
 
+/**
+ * Convergence: results of one tool that keep coming back nearly the same (different queries that
+ * find the same page, a listing where only a timestamp moves) mean the model learns nothing new.
+ * That earns a warning, never a stop: a healthy poll of a slowly changing status looks the same.
+ */
+export const convergenceConfigSchema = z.object({
+  enabled: z.boolean().default(true),
+  /** Two results at least this alike (0…1, estimated on their JSON text) count as nearly the same. */
+  similarity: z.number().min(0).max(1).default(0.95),
+  /** This many nearly-same results of a tool in a row add a warning for the model. */
+  warnAfter: z.number().int().min(2).default(3),
+  /**
+   * Results shorter than this are not judged: an acknowledgement ("ok", "file written") says
+   * nothing about progress, and three writes in a row all answer the same.
+   */
+  minChars: z.number().int().nonnegative().default(64),
+});
+
 export const detectionConfigSchema = z.object({
   enabled: z.boolean().default(true),
   warnAfter: z.number().int().positive().default(3),
   stopAfter: z.number().int().positive().default(10),
+  /**
+   * Repeats and cycles are judged among this many most recent attempts, and the detector remembers
+   * no more (it is carried across continue-as-new). 50 holds ten repeats of a four-call cycle, and a
+   * long turn that re-reads a file every few dozen productive calls is not a loop. A threshold above
+   * the window is never reached by counting; a window filled by one repeating call or cycle stops
+   * the turn instead.
+   */
+  window: z.number().int().min(4).default(50),
+  // prefault: an absent object is parsed as `{}`, so the field defaults above are the only ones.
+  convergence: convergenceConfigSchema.prefault({}),
   /** Per-tool thresholds, by tool name. */
   perTool: z.record(z.string(), detectionThresholdsSchema.partial()).default({}),
 });
@@ -86,7 +114,7 @@ export const limitsConfigSchema = z.object({
 export const turnConfigSchema = z.object({
   dispatch: dispatchConfigSchema.default({ mode: 'parallel', maxConcurrency: defaultMaxConcurrency }),
   budget: budgetSchema.default({}),
-  detection: detectionConfigSchema.default({ enabled: true, warnAfter: 3, stopAfter: 10, perTool: {} }),
+  detection: detectionConfigSchema.prefault({}),
   approvals: approvalConfigSchema.default({}),
   modelRetry: retryPolicySchema.default(defaultModelRetry),
   timeouts: timeoutsConfigSchema.default({ toolMs: 10 * 60_000, modelMs: 5 * 60_000 }),
@@ -99,5 +127,6 @@ export type Budget = z.infer<typeof budgetSchema>;
 export type DetectionConfig = z.infer<typeof detectionConfigSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsConfigSchema>;
 export type LimitsConfig = z.infer<typeof limitsConfigSchema>;
+export type ConvergenceConfig = z.infer<typeof convergenceConfigSchema>;
 export type TurnConfig = z.infer<typeof turnConfigSchema>;
 export type TurnConfigInput = z.input<typeof turnConfigSchema>;

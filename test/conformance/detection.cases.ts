@@ -22,6 +22,41 @@ function counterTools() {
   return [status, tick];
 }
 
+/** A tool that reads one unchanging file, and one whose every answer is new. */
+function longTurnTools() {
+  const read = defineTool({
+    name: 'read',
+    description: 'Reads a file that does not change',
+    input: z.object({ path: z.string() }),
+    concurrencySafe: true,
+    execute: ({ path }) => `contents of ${path}: the plan, unchanged`,
+  });
+  const step = defineTool({
+    name: 'step',
+    description: 'Does one new piece of work',
+    input: z.object({ n: z.number() }),
+    concurrencySafe: true,
+    execute: ({ n }) => `step ${n} done`,
+  });
+  return [read, step];
+}
+
+/** A listing tool whose answer moves only in its last line, whatever directory it is asked for. */
+function listingTool() {
+  let calls = 0;
+  return defineTool({
+    name: 'ls',
+    description: 'Lists a directory',
+    input: z.object({ dir: z.string() }),
+    concurrencySafe: true,
+    execute: () => {
+      calls += 1;
+      const rows = Array.from({ length: 40 }, (_, i) => `src/module-${i}.ts  ${1000 + i * 37} bytes`);
+      return `${rows.join('\n')}\nlisted at 10:0${calls}`;
+    },
+  });
+}
+
 /** A model that asks for the same call `times` times, one per response, then stops. */
 function repeating(times: number, call: { name: string; args: unknown }) {
   return scriptedModel([
@@ -96,6 +131,47 @@ export function detectionCases(harness: ConformanceHarness): void {
         ]),
       });
       expect(result.status).toBe('loop_detected');
+    });
+
+    test('a long turn that re-reads the same file every 61 calls, with distinct calls between, completes without a warning', async () => {
+      // 550 calls in 55 responses of ten: the re-reads (calls 0, 61, …, 549) are ten repeats of
+      // one call with one result, but never two within the detector's window.
+      const calls = Array.from({ length: 550 }, (_, k) =>
+        k % 61 === 0
+          ? { id: `c${k}`, name: 'read', args: { path: 'plan.md' } }
+          : { id: `c${k}`, name: 'step', args: { n: k } },
+      );
+      const result = await runSpec(harness, {
+        turnId: uniqueTurnId('long-rereads'),
+        input: 'go',
+        tools: longTurnTools(),
+        model: scriptedModel([
+          ...Array.from({ length: 55 }, (_, r) => ({ toolCalls: calls.slice(r * 10, r * 10 + 10) })),
+          { text: 'all done' },
+        ]),
+      });
+      expect(result.status).toBe('completed');
+      expect(result.outputs).toHaveLength(550);
+      expect(result.outputs.filter((o) => o.notice !== undefined)).toEqual([]);
+    });
+
+    test('a tool whose results come back nearly the same three times in a row gets a warning, and the turn goes on', async () => {
+      const result = await runSpec(harness, {
+        turnId: uniqueTurnId('converging'),
+        input: 'go',
+        tools: [listingTool()],
+        model: scriptedModel([
+          ...['a', 'b', 'c', 'd'].map((dir) => ({
+            toolCalls: [{ id: `ls-${dir}`, name: 'ls', args: { dir } }],
+          })),
+          { text: 'x' },
+        ]),
+      });
+      expect(result.status).toBe('completed');
+      expect(result.outputs.map((o) => o.notice === undefined)).toEqual([true, true, false, false]);
+      expect(result.outputs[2]?.notice).toMatch(
+        /loop warning.*ls returned nearly the same result 3 times in a row/,
+      );
     });
   });
 }

@@ -97,7 +97,9 @@ describe('crash recovery', () => {
     const byId = new Map(result.outputs.map((o) => [o.toolCallId, o]));
     expect(byId.get('slow_safe')).toMatchObject({ status: 'ok' });
     expect(byId.get('slow_unsafe')).toMatchObject({ status: 'interrupted', errorType: 'outcome-unknown' });
-    expect(String(byId.get('slow_unsafe')?.content)).toMatch(/outcome unknown after its host was lost; not retried because the tool is not retry-safe/);
+    expect(String(byId.get('slow_unsafe')?.content)).toMatch(
+      /outcome unknown after its host was lost; not retried because the tool is not retry-safe/,
+    );
     expect(transcriptProblems(result.transcript)).toEqual([]);
   });
 });
