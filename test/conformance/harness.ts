@@ -4,6 +4,9 @@ import type {
   Budget,
   DetectionConfig,
   DispatchConfig,
+  LimitsConfig,
+  RetryPolicyInput,
+  TimeoutsConfig,
   ToolHealthRegistry,
   TurnHooks,
   TurnInput,
@@ -26,6 +29,9 @@ export interface TurnSpec {
   health?: ToolHealthRegistry;
   approver?: Approver;
   approvals?: { timeoutMs?: number };
+  modelRetry?: RetryPolicyInput;
+  timeouts?: Partial<TimeoutsConfig>;
+  limits?: Partial<LimitsConfig>;
 }
 
 export interface RunningTurn {

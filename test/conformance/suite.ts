@@ -1,6 +1,7 @@
 import { budgetCases } from './budgets.cases';
 import { cancellationCases } from './cancellation.cases';
 import { detectionCases } from './detection.cases';
+import { edgeCases } from './edges.cases';
 import type { ConformanceHarness } from './harness';
 import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
@@ -16,4 +17,5 @@ export function conformanceSuite(harness: ConformanceHarness): void {
   budgetCases(harness);
   detectionCases(harness);
   streamingCases(harness);
+  edgeCases(harness);
 }

@@ -20,6 +20,8 @@ const work = (ms: number, ctx: { heartbeat(): void; signal: AbortSignal }) =>
       ctx.heartbeat();
       await sleep(Math.min(50, ms));
     }
+    // A tool that stops because of the cancel says so: what it returns is recorded as it is.
+    if (ctx.signal.aborted) throw new Error('stopped by the cancel');
   })();
 
 const read = defineTool({

@@ -1,0 +1,34 @@
+import { InProcessExecutor } from 'durable-turns';
+import type { ConformanceHarness } from './harness';
+
+/** Runs each case with an `InProcessExecutor` of its own. */
+export const inProcessHarness: ConformanceHarness = {
+  name: 'in-process',
+  async start(spec) {
+    const controller = new AbortController();
+    const executor = new InProcessExecutor({
+      tools: spec.tools,
+      model: spec.model,
+      ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
+      ...(spec.budget ? { budget: spec.budget } : {}),
+      ...(spec.detection ? { detection: spec.detection } : {}),
+      ...(spec.hooks ? { hooks: spec.hooks } : {}),
+      ...(spec.observers ? { observers: spec.observers } : {}),
+      ...(spec.health ? { health: spec.health } : {}),
+      ...(spec.approver ? { approver: spec.approver } : {}),
+      ...(spec.approvals ? { approvals: spec.approvals } : {}),
+      ...(spec.modelRetry ? { modelRetry: spec.modelRetry } : {}),
+      ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
+      ...(spec.limits ? { limits: spec.limits } : {}),
+    });
+    const result = executor.runTurn(
+      { turnId: spec.turnId, input: spec.input },
+      { signal: controller.signal },
+    );
+    return {
+      result,
+      // Without a reason the executor says what the Temporal host says: 'the turn was cancelled'.
+      cancel: async (reason) => (reason ? controller.abort(reason) : controller.abort()),
+    };
+  },
+};

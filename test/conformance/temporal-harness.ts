@@ -1,0 +1,113 @@
+import { Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { TurnClient } from 'durable-turns/client';
+import { createTurnWorker } from 'durable-turns/worker';
+import { testTemporal } from '../support/temporal-env';
+import type { ConformanceHarness } from './harness';
+import { sleep } from './support';
+
+let nativeConnection: NativeConnection | undefined;
+let clientConnection: Connection | undefined;
+let queue = 0;
+
+/** Opens the connections the Temporal harness uses (in a `beforeAll`). */
+export async function openTemporalHarness(): Promise<void> {
+  const { address } = testTemporal();
+  nativeConnection = await NativeConnection.connect({ address });
+  clientConnection = await Connection.connect({ address });
+}
+
+export async function closeTemporalHarness(): Promise<void> {
+  await clientConnection?.close();
+  await nativeConnection?.close();
+}
+
+function connections(): { native: NativeConnection; client: Connection } {
+  if (!nativeConnection || !clientConnection)
+    throw new Error('call openTemporalHarness() in a beforeAll first');
+  return { native: nativeConnection, client: clientConnection };
+}
+
+/**
+ * Runs each case as a real turn workflow on the shared dev server, with a worker (in this process,
+ * so the case's tools and observers are the ones it inspects) on a task queue of its own.
+ */
+export const temporalHarness: ConformanceHarness = {
+  name: 'temporal',
+  async start(spec) {
+    const { namespace } = testTemporal();
+    queue += 1;
+    const taskQueue = `conformance-${process.pid}-${queue}`;
+    const worker = await createTurnWorker({
+      connection: connections().native,
+      namespace,
+      taskQueue,
+      tools: spec.tools,
+      models: { [spec.model.name]: spec.model },
+      ...(spec.hooks ? { hooks: spec.hooks } : {}),
+      ...(spec.observers ? { observers: spec.observers } : {}),
+      ...(spec.health ? { health: spec.health } : {}),
+    });
+    const client = new TurnClient({ connection: connections().client, namespace, taskQueue });
+    const running = worker.run();
+    const stopWorker = async () => {
+      worker.shutdown();
+      await running;
+    };
+    const turn = await client
+      .start({
+        turnId: spec.turnId,
+        input: spec.input,
+        model: spec.model.name,
+        ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
+        ...(spec.budget ? { budget: spec.budget } : {}),
+        ...(spec.detection ? { detection: spec.detection } : {}),
+        ...(spec.approvals ? { approvals: spec.approvals } : {}),
+        ...(spec.modelRetry ? { modelRetry: spec.modelRetry } : {}),
+        ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
+        ...(spec.limits ? { limits: spec.limits } : {}),
+        timing: { heartbeatTimeoutMs: 2_000 },
+      })
+      .catch(async (error: unknown) => {
+        await stopWorker();
+        throw error;
+      });
+    let done = false;
+    const result = turn.result().finally(() => {
+      done = true;
+    });
+    let approving: Promise<void> = Promise.resolve();
+    if (spec.approver) {
+      const approver = spec.approver;
+      approving = (async () => {
+        const decided = new Set<string>();
+        while (!done) {
+          const state = await turn.state().catch(() => undefined);
+          for (const call of state?.calls ?? []) {
+            if (!call.approval || decided.has(call.toolCallId)) continue;
+            decided.add(call.toolCallId);
+            // A decision may never come (the approval timeout case): do not let it hold the loop.
+            void approver({ turnId: spec.turnId, ...call.approval })
+              .then((decision) =>
+                done
+                  ? undefined
+                  : decision.approved
+                    ? turn.approve(call.toolCallId)
+                    : turn.reject(call.toolCallId, decision.reason),
+              )
+              .catch(() => {});
+          }
+          await sleep(50);
+        }
+      })();
+    }
+    return {
+      result: result.finally(async () => {
+        // The approver's last query must finish before the worker and connections go away.
+        await approving;
+        await stopWorker();
+      }),
+      cancel: () => turn.cancel(),
+    };
+  },
+};
