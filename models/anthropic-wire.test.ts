@@ -291,6 +291,51 @@ describe('the anthropic provider over the Messages API', () => {
     ]);
   });
 
+  it('retries a garbage chunk mid-stream, naming what the provider sent', async () => {
+    const { model } = await modelFor([
+      // After message_start, the text block's start and its first delta.
+      {
+        kind: 'stream',
+        text: ['Hel', 'lo'],
+        inject: [{ afterChunks: 3, data: '{"type": "content_block_delta", oops' }],
+      },
+    ]);
+    const error = await failure(model);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('{"type": "content_block_delta", oops');
+  });
+
+  it('retries a garbage first chunk, naming it', async () => {
+    const { model } = await modelFor([
+      { kind: 'stream', text: ['a'], inject: [{ afterChunks: 0, data: 'garbage!' }] },
+    ]);
+    const error = await failure(model);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('garbage!');
+  });
+
+  it('retries a stream that ends cleanly without message_delta or message_stop, saying how far it got', async () => {
+    const { model } = await modelFor([{ kind: 'stream', text: ['Hel', 'lo'], endWithoutStop: true }]);
+    const error = await failure(model);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/ended without a finish reason after 2 parts/);
+  });
+
+  it('keeps a complete call when the stream ends cleanly without a stop reason, and reports it broken', async () => {
+    const { model } = await modelFor([
+      {
+        kind: 'stream',
+        toolUses: [{ id: 'toolu_a', name: 'read_file', inputChunks: ['{"path":', ' "a.txt"}'] }],
+        endWithoutStop: true,
+      },
+    ]);
+    const { collected, broken } = await streamResponse({ model, request: wireRequest() });
+    expect(broken).toMatchObject({ retryable: true, message: expect.stringContaining('after 1 part') });
+    expect(collected.calls).toEqual([
+      { toolCallId: 'toolu_a', toolName: 'read_file', input: '{"path": "a.txt"}' },
+    ]);
+  });
+
   it('passes on a call whose input is not JSON, which the registry then rejects as invalid arguments', async () => {
     const { model } = await modelFor([
       {
