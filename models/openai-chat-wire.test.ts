@@ -303,6 +303,28 @@ describe.each(['openai', 'openai-compatible'] as const)(
       expect(await failure(model)).toMatchObject({ retryable: true });
     });
 
+    it('passes on every call of a response that repeats an id, each under an id of its own', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "a.txt"}'] },
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "b.txt"}'] },
+            { id: 'call_a', name: 'read_file', argumentChunks: ['[1]'] },
+          ],
+        },
+      ]);
+      const { collected } = await streamResponse({ model, request: wireRequest() });
+      expect(collected.calls.map((c) => c.input)).toEqual(['{"path": "a.txt"}', '{"path": "b.txt"}', '[1]']);
+      expect(new Set(collected.calls.map((c) => c.toolCallId)).size).toBe(3);
+      const response = buildModelResponse({ collected, registry: wireRegistry, responseIndex: 0 });
+      expect(response.calls.map((c) => c.rejection?.errorType)).toEqual([
+        undefined,
+        undefined,
+        'invalid-arguments',
+      ]);
+    });
+
     it('passes on a call whose arguments are not JSON, which the registry then rejects as invalid arguments', async () => {
       const { model } = await modelFor([
         {
