@@ -150,7 +150,7 @@ describe('aiSdkModel', () => {
     });
   });
 
-  it('holds a call the provider completed itself until the finish, and drops it when none comes', async () => {
+  it('holds a call the provider completed with arguments that are not JSON until the finish, and drops it when none comes', async () => {
     const call = { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path": "a.t' };
     const finished = fakeModel([call, stopped]).model;
     expect(await collect(aiSdkModel({ name: 'm', model: finished }).stream(wireRequest()))).toEqual([

@@ -68,10 +68,11 @@ export function aiSdkModel({
       }
       const reader = stream.getReader();
       const tracker = new ToolInputTracker();
-      // Calls the provider completed itself (not seen complete by the tracker) wait for the finish:
-      // the OpenAI providers complete every unfinished call when the stream closes, cut-off
+      // A call the provider completed itself whose arguments are not whole JSON waits for the
+      // finish: the OpenAI providers complete every unfinished call when the stream closes, cut-off
       // arguments included, even when no finish reason came — a stream that stops cleanly
-      // mid-arguments must not hand on more than one reset at the same point would.
+      // mid-arguments must not hand on more than a reset at the same point would. (Whole ones,
+      // like Anthropic's `{}` for a call without arguments, go at once: they can start now.)
       const held: ModelStreamPart[] = [];
       let finished = false;
       let done = false;
@@ -100,7 +101,7 @@ export function aiSdkModel({
             yield* held.splice(0);
           }
           for (const out of toStreamParts(part, tracker)) {
-            if (out.type === 'tool-call' && part.type === 'tool-call' && !finished) {
+            if (out.type === 'tool-call' && part.type === 'tool-call' && !finished && !isJson(out.input)) {
               held.push(out);
               continue;
             }
@@ -115,6 +116,15 @@ export function aiSdkModel({
       }
     },
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

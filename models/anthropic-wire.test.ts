@@ -121,6 +121,33 @@ describe('the anthropic provider over the Messages API', () => {
     expect(call && finish && finish.at - call.at).toBeGreaterThanOrEqual(250);
   });
 
+  it('hands a call without arguments on when its block completes, before the message ends', async () => {
+    const { model } = await modelFor([
+      {
+        kind: 'stream',
+        toolUses: [{ id: 'toolu_a', name: 'read_file', inputChunks: [''] }],
+        finishDelayMs: 400,
+      },
+    ]);
+    const seen: { part: ModelStreamPart; at: number }[] = [];
+    await streamResponse({
+      model,
+      request: wireRequest(),
+      onPart: (part) => {
+        seen.push({ part, at: Date.now() });
+      },
+    });
+    const call = seen.find((p) => p.part.type === 'tool-call');
+    const finish = seen.find((p) => p.part.type === 'finish');
+    expect(call?.part).toEqual({
+      type: 'tool-call',
+      toolCallId: 'toolu_a',
+      toolName: 'read_file',
+      input: '{}',
+    });
+    expect(call && finish && finish.at - call.at).toBeGreaterThanOrEqual(250);
+  });
+
   it('sends the idempotency key as a header and tool results as tool_result blocks, errors flagged', async () => {
     const { model, server } = await modelFor([{ kind: 'stream', text: ['ok'] }]);
     const messages = [
