@@ -54,8 +54,11 @@ export interface FuzzStreamReply extends FuzzReplyBase {
   kind: 'stream';
   /** Whole server-sent events as written on the wire. */
   events: string[];
-  /** How the response ends: after every event, by a reset, or closed normally part-way. */
-  ending: { kind: 'complete' } | { kind: 'reset' | 'clean-end'; afterEvents: number };
+  /**
+   * How the response ends: after every event, by a reset, or closed normally part-way — or the
+   * server hangs up on the request before answering at all.
+   */
+  ending: { kind: 'complete' | 'hang-up' } | { kind: 'reset' | 'clean-end'; afterEvents: number };
   /** The calls the model asked for in a complete stream (name, and the arguments as sent). */
   calls: { name: string; arguments: string }[];
   /** The response's text. */

@@ -265,6 +265,8 @@ function streamReply({
       );
       return faulty('fatal', `fuzz-invalid-${tag}`);
     case 'reset':
+      if (random.chance(0.2))
+        return { ...faulty('retryable', 'connection lost'), ending: { kind: 'hang-up' } };
       return cut('reset', random.int(0, finishAt));
     case 'clean-end-without-finish':
       return cut('clean-end', random.int(0, finishAt));

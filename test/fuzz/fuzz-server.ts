@@ -45,9 +45,19 @@ export async function startFuzzServer(): Promise<FuzzServer> {
           });
         const events = reply.events.map((text) => ({ text }));
         const { ending } = reply;
-        if (ending.kind === 'complete') return writeEventStream(res, events);
-        if (ending.kind === 'reset') return writeEventStream(res, events, ending.afterEvents);
-        return writeEventStream(res, events.slice(0, ending.afterEvents));
+        switch (ending.kind) {
+          case 'complete':
+            return writeEventStream(res, events);
+          case 'hang-up':
+            req.socket.destroy();
+            return;
+          case 'reset':
+            return writeEventStream(res, events, ending.afterEvents);
+          case 'clean-end':
+            return writeEventStream(res, events.slice(0, ending.afterEvents));
+          default:
+            throw new Error(`unknown ending ${JSON.stringify(ending satisfies never)}`);
+        }
       })
       .catch((error: unknown) => {
         // The client hung up first (it stops reading at the first bad chunk): nothing to answer.
