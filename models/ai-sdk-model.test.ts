@@ -12,6 +12,7 @@ const v3Usage = {
   inputTokens: { total: 30, noCache: 30, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 8, text: 8, reasoning: undefined },
 };
+const stopped = { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: v3Usage };
 
 /** A provider model that streams the given parts and records the options it was called with. */
 function fakeModel(parts: readonly unknown[], onCancel?: () => void) {
@@ -85,7 +86,7 @@ describe('aiSdkModel', () => {
   });
 
   it('calls doStream once with the converted prompt, the tools, the idempotency header and the settings', async () => {
-    const { model, calls } = fakeModel([]);
+    const { model, calls } = fakeModel([stopped]);
     const controller = new AbortController();
     await collect(
       aiSdkModel({
@@ -109,7 +110,7 @@ describe('aiSdkModel', () => {
   });
 
   it('offers no tools when the request has none', async () => {
-    const { model, calls } = fakeModel([]);
+    const { model, calls } = fakeModel([stopped]);
     await collect(aiSdkModel({ name: 'm', model }).stream(wireRequest({ tools: [] })));
     expect(calls[0]).not.toHaveProperty('tools');
   });
@@ -128,6 +129,42 @@ describe('aiSdkModel', () => {
       true,
       'fake.chat stream error (overloaded_error): Overloaded',
     ]);
+  });
+
+  it('retries a stream that closes without a finish part, or with one that carries no reason, saying how far it got', async () => {
+    const noFinish = fakeModel([{ type: 'text-delta', id: 't', delta: 'par' }]).model;
+    await expect(
+      collect(aiSdkModel({ name: 'm', model: noFinish }).stream(wireRequest())),
+    ).rejects.toMatchObject({
+      retryable: true,
+      message: 'fake.chat stream ended without a finish reason after 1 part (transient)',
+    });
+    const noReason = fakeModel([
+      { type: 'finish', finishReason: { unified: 'other', raw: undefined }, usage: v3Usage },
+    ]).model;
+    await expect(
+      collect(aiSdkModel({ name: 'm', model: noReason }).stream(wireRequest())),
+    ).rejects.toMatchObject({
+      retryable: true,
+      message: 'fake.chat stream ended without a finish reason after 0 parts (transient)',
+    });
+  });
+
+  it('holds a call the provider completed with arguments that are not JSON until the finish, and drops it when none comes', async () => {
+    const call = { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path": "a.t' };
+    const finished = fakeModel([call, stopped]).model;
+    expect(await collect(aiSdkModel({ name: 'm', model: finished }).stream(wireRequest()))).toEqual([
+      { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path": "a.t' },
+      { type: 'finish', finishReason: 'stop', usage: { inputTokens: 30, outputTokens: 8 } },
+    ]);
+    const cutOff = fakeModel([call]).model;
+    const parts: ModelStreamPart[] = [];
+    const error: unknown = await (async () => {
+      for await (const part of aiSdkModel({ name: 'm', model: cutOff }).stream(wireRequest()))
+        parts.push(part);
+    })().catch((e: unknown) => e);
+    expect(parts).toEqual([]);
+    expect(error).toMatchObject({ retryable: true });
   });
 
   it('classifies a request that fails before streaming', async () => {

@@ -5,7 +5,7 @@ import type {
   SharedV3ProviderOptions,
 } from '@ai-sdk/provider';
 import type { ModelRequest, ModelStreamPart, TurnModel, Usage } from '../core';
-import { classifyProviderError } from './classify-provider-error';
+import { classifyProviderError, unfinishedStreamError } from './classify-provider-error';
 import { toLanguageModelPrompt, toLanguageModelTools } from './to-language-model-prompt';
 import { ToolInputTracker } from './tool-input-tracker';
 
@@ -41,8 +41,16 @@ export function aiSdkModel({
   return {
     name,
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
-      const classify = (error: unknown) =>
-        classifyProviderError({ error, provider, signal: request.signal, secrets });
+      // Parts handed on so far: a failure mid-stream says how far the response got.
+      let handedOn = 0;
+      const classify = (error: unknown, midStream = true) =>
+        classifyProviderError({
+          error,
+          provider,
+          signal: request.signal,
+          secrets,
+          ...(midStream ? { partsReceived: handedOn } : {}),
+        });
       const options: LanguageModelV3CallOptions = {
         prompt: toLanguageModelPrompt({ messages: request.messages, objectToolInputs }),
         ...(request.tools.length > 0 ? { tools: toLanguageModelTools(request.tools) } : {}),
@@ -56,10 +64,17 @@ export function aiSdkModel({
       try {
         ({ stream } = await model.doStream(options));
       } catch (error) {
-        throw classify(error);
+        throw classify(error, false);
       }
       const reader = stream.getReader();
       const tracker = new ToolInputTracker();
+      // A call the provider completed itself whose arguments are not whole JSON waits for the
+      // finish: the OpenAI providers complete every unfinished call when the stream closes, cut-off
+      // arguments included, even when no finish reason came — a stream that stops cleanly
+      // mid-arguments must not hand on more than a reset at the same point would. (Whole ones,
+      // like Anthropic's `{}` for a call without arguments, go at once: they can start now.)
+      const held: ModelStreamPart[] = [];
+      let finished = false;
       let done = false;
       try {
         while (true) {
@@ -71,11 +86,28 @@ export function aiSdkModel({
           }
           if (next.done) {
             done = true;
+            // Anthropic's provider sends no finish part when message_delta never came.
+            if (!finished) throw unfinishedStreamError({ provider, partsReceived: handedOn });
             return;
           }
           const part = next.value;
           if (part.type === 'error') throw classify(part.error);
-          yield* toStreamParts(part, tracker);
+          if (part.type === 'finish') {
+            // The OpenAI chat provider sends its finish even when no finish reason arrived.
+            if (!saidWhyItStopped(part.finishReason))
+              throw unfinishedStreamError({ provider, partsReceived: handedOn });
+            finished = true;
+            handedOn += held.length;
+            yield* held.splice(0);
+          }
+          for (const out of toStreamParts(part, tracker)) {
+            if (out.type === 'tool-call' && part.type === 'tool-call' && !finished && !isJson(out.input)) {
+              held.push(out);
+              continue;
+            }
+            handedOn += 1;
+            yield out;
+          }
         }
       } finally {
         // Stopping early (consumer returned, error) must close the HTTP response, not leave it streaming.
@@ -84,6 +116,25 @@ export function aiSdkModel({
       }
     },
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a finish part carries the provider's own reason. V3 parts are `{ unified, raw }`; the
+ * OpenAI chat provider fills in `{ unified: 'other', raw: undefined }` when the stream closed
+ * before any `finish_reason`.
+ */
+function saidWhyItStopped(reason: unknown): boolean {
+  if (typeof reason !== 'object' || reason === null || !('raw' in reason)) return true;
+  return reason.raw !== undefined || !('unified' in reason) || reason.unified !== 'other';
 }
 
 /**

@@ -121,6 +121,33 @@ describe('the anthropic provider over the Messages API', () => {
     expect(call && finish && finish.at - call.at).toBeGreaterThanOrEqual(250);
   });
 
+  it('hands a call without arguments on when its block completes, before the message ends', async () => {
+    const { model } = await modelFor([
+      {
+        kind: 'stream',
+        toolUses: [{ id: 'toolu_a', name: 'read_file', inputChunks: [''] }],
+        finishDelayMs: 400,
+      },
+    ]);
+    const seen: { part: ModelStreamPart; at: number }[] = [];
+    await streamResponse({
+      model,
+      request: wireRequest(),
+      onPart: (part) => {
+        seen.push({ part, at: Date.now() });
+      },
+    });
+    const call = seen.find((p) => p.part.type === 'tool-call');
+    const finish = seen.find((p) => p.part.type === 'finish');
+    expect(call?.part).toEqual({
+      type: 'tool-call',
+      toolCallId: 'toolu_a',
+      toolName: 'read_file',
+      input: '{}',
+    });
+    expect(call && finish && finish.at - call.at).toBeGreaterThanOrEqual(250);
+  });
+
   it('sends the idempotency key as a header and tool results as tool_result blocks, errors flagged', async () => {
     const { model, server } = await modelFor([{ kind: 'stream', text: ['ok'] }]);
     const messages = [
@@ -286,6 +313,51 @@ describe('the anthropic provider over the Messages API', () => {
     ]);
     const { collected, broken } = await streamResponse({ model, request: wireRequest() });
     expect(broken).toMatchObject({ retryable: true });
+    expect(collected.calls).toEqual([
+      { toolCallId: 'toolu_a', toolName: 'read_file', input: '{"path": "a.txt"}' },
+    ]);
+  });
+
+  it('retries a garbage chunk mid-stream, naming what the provider sent', async () => {
+    const { model } = await modelFor([
+      // After message_start, the text block's start and its first delta.
+      {
+        kind: 'stream',
+        text: ['Hel', 'lo'],
+        inject: [{ afterChunks: 3, data: '{"type": "content_block_delta", oops' }],
+      },
+    ]);
+    const error = await failure(model);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('{"type": "content_block_delta", oops');
+  });
+
+  it('retries a garbage first chunk, naming it', async () => {
+    const { model } = await modelFor([
+      { kind: 'stream', text: ['a'], inject: [{ afterChunks: 0, data: 'garbage!' }] },
+    ]);
+    const error = await failure(model);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain('garbage!');
+  });
+
+  it('retries a stream that ends cleanly without message_delta or message_stop, saying how far it got', async () => {
+    const { model } = await modelFor([{ kind: 'stream', text: ['Hel', 'lo'], endWithoutStop: true }]);
+    const error = await failure(model);
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/ended without a finish reason after 2 parts/);
+  });
+
+  it('keeps a complete call when the stream ends cleanly without a stop reason, and reports it broken', async () => {
+    const { model } = await modelFor([
+      {
+        kind: 'stream',
+        toolUses: [{ id: 'toolu_a', name: 'read_file', inputChunks: ['{"path":', ' "a.txt"}'] }],
+        endWithoutStop: true,
+      },
+    ]);
+    const { collected, broken } = await streamResponse({ model, request: wireRequest() });
+    expect(broken).toMatchObject({ retryable: true, message: expect.stringContaining('after 1 part') });
     expect(collected.calls).toEqual([
       { toolCallId: 'toolu_a', toolName: 'read_file', input: '{"path": "a.txt"}' },
     ]);

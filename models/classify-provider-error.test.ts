@@ -1,6 +1,11 @@
-import { APICallError } from '@ai-sdk/provider';
+import {
+  APICallError,
+  InvalidResponseDataError,
+  JSONParseError,
+  TypeValidationError,
+} from '@ai-sdk/provider';
 import { ModelError } from '../core';
-import { classifyProviderError, parseRetryAfter } from './classify-provider-error';
+import { classifyProviderError, parseRetryAfter, unfinishedStreamError } from './classify-provider-error';
 
 function apiError(
   statusCode: number | undefined,
@@ -104,6 +109,55 @@ describe('classifyProviderError', () => {
     const other = classify({ type: 'invalid_request_error', message: 'bad' });
     expect(other).toMatchObject({ retryable: false });
     expect(other.message).toContain('bad');
+  });
+
+  it('retries a stream chunk that is not JSON, quoting it cut short and saying how far the stream got', () => {
+    const garbage = `<html>${'x'.repeat(10_000)}`;
+    const error = classify(
+      new JSONParseError({ text: garbage, cause: new SyntaxError('Unexpected token <') }),
+      {
+        partsReceived: 3,
+      },
+    );
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(
+      /^test\.chat sent a stream chunk that is not JSON after 3 parts: <html>x+… \(9506 more characters\) \(transient\)$/,
+    );
+  });
+
+  it('retries a chunk of the wrong shape and invalid stream data, naming what arrived', () => {
+    const shape = classify(
+      new TypeValidationError({ value: { choices: 'nope' }, cause: new Error('expected array') }),
+    );
+    expect(shape).toMatchObject({ retryable: true });
+    expect(shape.message).toContain('{"choices":"nope"}');
+    const data = classify(
+      new InvalidResponseDataError({ data: { index: 0, id: 7 }, message: "Expected 'id' to be a string." }),
+      { partsReceived: 1 },
+    );
+    expect(data).toMatchObject({ retryable: true });
+    expect(data.message).toContain("after 1 part (Expected 'id' to be a string.)");
+    expect(data.message).toContain('{"index":0,"id":7}');
+  });
+
+  it('retries a stream that ended without a finish reason, saying after how many parts', () => {
+    const missing = new InvalidResponseDataError({
+      data: undefined,
+      message: 'Response stream ended without a finish reason.',
+    });
+    expect(classify(missing, { partsReceived: 2 })).toMatchObject({
+      retryable: true,
+      message: 'test.chat stream ended without a finish reason after 2 parts (transient)',
+    });
+    expect(unfinishedStreamError({ provider: 'p', partsReceived: 1 }).message).toBe(
+      'p stream ended without a finish reason after 1 part (transient)',
+    );
+  });
+
+  it('cuts a long provider message short', () => {
+    const error = classify(apiError(400, { message: 'y'.repeat(5_000) }));
+    expect(error.retryable).toBe(false);
+    expect(error.message.length).toBeLessThan(700);
   });
 
   it('does not retry anything else, and keeps its message', () => {

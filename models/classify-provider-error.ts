@@ -1,4 +1,9 @@
-import { APICallError } from '@ai-sdk/provider';
+import {
+  APICallError,
+  InvalidResponseDataError,
+  JSONParseError,
+  TypeValidationError,
+} from '@ai-sdk/provider';
 import { ModelError } from '../core';
 
 /** Codes Node, undici and Bun put on errors (or their causes) when the connection itself failed. */
@@ -56,18 +61,26 @@ const fixHints = new Map<number, string>([
   [404, 'check the model name and the base URL'],
 ]);
 
+/** How much of what a provider sent goes into a message: enough to recognise it, not a megabyte. */
+const maxQuotedChars = 500;
+
 /**
  * Turns whatever a provider call threw (or sent as a stream `error` part) into a `ModelError`:
  * rate limits, 5xx and dropped connections are retryable (with the server's `retry-after` when it
  * sent one); other 4xx are not, and say which status and what the provider objected to. An abort is
- * never retried. Messages never carry request headers, so the API key cannot leak through them;
- * `secrets` are also blanked out of provider-supplied text, as are `sk-…`-shaped tokens.
+ * never retried. A malformed stream (a chunk that is not JSON or not the expected shape, invalid
+ * stream data, a stream that ends without a finish reason) is a transient failure like a dropped
+ * connection at the same point — the bytes were mangled on the way, asking again may well work —
+ * and its message quotes what arrived, cut short. Messages never carry request headers, so the API
+ * key cannot leak through them; `secrets` are also blanked out of provider-supplied text, as are
+ * `sk-…`-shaped tokens.
  */
 export function classifyProviderError({
   error,
   provider = 'model provider',
   signal,
   secrets = [],
+  partsReceived,
   now = Date.now,
 }: {
   error: unknown;
@@ -76,11 +89,37 @@ export function classifyProviderError({
   /** The request's signal: once it fired, any failure is the abort. */
   signal?: AbortSignal;
   secrets?: readonly string[];
+  /** Stream parts handed on before the failure, when it happened mid-stream (for the message). */
+  partsReceived?: number;
   now?: () => number;
 }): ModelError {
   if (ModelError.isInstance(error)) return error;
-  const clean = (text: string) => redact(text, secrets);
+  const clean = (text: string) => quote(redact(text, secrets));
   if (signal?.aborted || isAbort(error)) return new ModelError(`${provider} request aborted`, false);
+  const after = partsReceived === undefined ? '' : ` after ${plural(partsReceived, 'part')}`;
+
+  if (JSONParseError.isInstance(error)) {
+    return new ModelError(
+      `${provider} sent a stream chunk that is not JSON${after}: ${clean(error.text)} (transient)`,
+      true,
+    );
+  }
+  if (TypeValidationError.isInstance(error)) {
+    return new ModelError(
+      `${provider} sent a stream chunk of an unexpected shape${after}: ${clean(jsonText(error.value))} (transient)`,
+      true,
+    );
+  }
+  if (InvalidResponseDataError.isInstance(error)) {
+    // The OpenAI-compatible provider's way of saying the stream closed before any finish reason.
+    if (/ended without a finish reason/i.test(error.message))
+      return unfinishedStreamError({ provider, partsReceived: partsReceived ?? 0 });
+    const data = error.data === undefined ? '' : `: ${clean(jsonText(error.data))}`;
+    return new ModelError(
+      `${provider} sent invalid stream data${after} (${clean(error.message)})${data} (transient)`,
+      true,
+    );
+  }
 
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
@@ -125,6 +164,24 @@ export function classifyProviderError({
     return new ModelError(`${provider} stream error (${streamKind}): ${clean(messageOf(error))}`, true);
   }
   return new ModelError(`${provider} error: ${clean(messageOf(error))}`, false);
+}
+
+/**
+ * The stream closed normally but the provider never said why it stopped (no finish reason, no
+ * `[DONE]`, no `message_stop`): the response is cut short as surely as by a reset, so it is
+ * retried like one.
+ */
+export function unfinishedStreamError({
+  provider = 'model provider',
+  partsReceived,
+}: {
+  provider?: string;
+  partsReceived: number;
+}): ModelError {
+  return new ModelError(
+    `${provider} stream ended without a finish reason after ${plural(partsReceived, 'part')} (transient)`,
+    true,
+  );
 }
 
 /**
@@ -205,6 +262,25 @@ function messageOf(error: unknown): string {
     }
   }
   return String(error);
+}
+
+/** Provider text cut to a readable length, saying how much was left out. */
+function quote(text: string): string {
+  if (text.length <= maxQuotedChars) return text;
+  return `${text.slice(0, maxQuotedChars)}… (${text.length - maxQuotedChars} more characters)`;
+}
+
+function jsonText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function redact(text: string, secrets: readonly string[]): string {

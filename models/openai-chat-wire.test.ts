@@ -215,6 +215,116 @@ describe.each(['openai', 'openai-compatible'] as const)(
       expect(response.message.partial?.reason).toContain('connection lost');
     });
 
+    it('retries a garbage chunk before any tool call, naming what the provider sent', async () => {
+      const { model } = await modelFor([
+        { kind: 'stream', text: ['Hel', 'lo'], inject: [{ afterChunks: 2, data: '{"choices": [oops' }] },
+      ]);
+      const error = await failure(model);
+      expect(error.retryable).toBe(true);
+      expect(error.message).toContain('{"choices": [oops');
+    });
+
+    it('cuts a huge garbage chunk short in the error message', async () => {
+      const garbage = `<html>${'x'.repeat(100_000)}</html>`;
+      const { model } = await modelFor([
+        { kind: 'stream', text: ['a'], inject: [{ afterChunks: 1, data: garbage }] },
+      ]);
+      const error = await failure(model);
+      expect(error.retryable).toBe(true);
+      expect(error.message).toContain('<html>xxx');
+      expect(error.message.length).toBeLessThan(1_000);
+    });
+
+    it('retries a chunk that is JSON of the wrong shape, naming it', async () => {
+      const { model } = await modelFor([
+        { kind: 'stream', text: ['a'], inject: [{ afterChunks: 1, data: '{"choices": "not a list"}' }] },
+      ]);
+      const error = await failure(model);
+      expect(error.retryable).toBe(true);
+      expect(error.message).toContain('not a list');
+    });
+
+    it('retries a stream that ends cleanly without a finish reason or [DONE], saying how far it got', async () => {
+      const { model } = await modelFor([{ kind: 'stream', text: ['Hel', 'lo'], endWithoutFinish: true }]);
+      const error = await failure(model);
+      expect(error.retryable).toBe(true);
+      expect(error.message).toMatch(/ended without a finish reason after 2 parts/);
+    });
+
+    it('keeps a complete call when a garbage chunk follows it, and reports the stream broken', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [{ id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "a.txt"}'] }],
+          inject: [{ afterChunks: 3, data: 'not json at all' }],
+        },
+      ]);
+      const { collected, broken } = await streamResponse({ model, request: wireRequest() });
+      expect(broken).toMatchObject({ retryable: true, message: expect.stringContaining('not json at all') });
+      expect(collected.calls).toEqual([
+        { toolCallId: 'call_a', toolName: 'read_file', input: '{"path": "a.txt"}' },
+      ]);
+    });
+
+    it('drops a call cut off mid-arguments by a clean end, as it would after a reset at the same point', async () => {
+      const cutOff = (ending: Partial<OpenAiChatReply>) =>
+        ({
+          kind: 'stream',
+          toolCalls: [
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "a.txt"}'] },
+            { id: 'call_b', name: 'read_file', argumentChunks: ['{"path":', ' "b.t'] },
+          ],
+          ...ending,
+        }) as OpenAiChatReply;
+      const { model } = await modelFor([
+        cutOff({ endWithoutFinish: true }),
+        cutOff({ truncateAfterChunks: 5 }),
+      ]);
+      const clean = await streamResponse({ model, request: wireRequest() });
+      const reset = await streamResponse({ model, request: wireRequest() });
+      expect(clean.broken).toMatchObject({ retryable: true });
+      expect(clean.broken?.message).toMatch(/ended without a finish reason after 1 part\b/);
+      expect(reset.broken).toMatchObject({ retryable: true });
+      expect(clean.collected.calls).toEqual(reset.collected.calls);
+      expect(clean.collected.calls.map((c) => c.toolCallId)).toEqual(['call_a']);
+    });
+
+    it('treats a 503 with retry-after-ms as retryable after that long, and a reset before any chunk as retryable', async () => {
+      const { model } = await modelFor([
+        openAiErrorReply({
+          status: 503,
+          message: 'overloaded',
+          type: 'server_error',
+          headers: { 'retry-after-ms': '250' },
+        }),
+        { kind: 'stream', text: ['a'], truncateAfterChunks: 0 },
+      ]);
+      expect(await failure(model)).toMatchObject({ retryable: true, retryAfterMs: 250 });
+      expect(await failure(model)).toMatchObject({ retryable: true });
+    });
+
+    it('passes on every call of a response that repeats an id, each under an id of its own', async () => {
+      const { model } = await modelFor([
+        {
+          kind: 'stream',
+          toolCalls: [
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "a.txt"}'] },
+            { id: 'call_a', name: 'read_file', argumentChunks: ['{"path":', ' "b.txt"}'] },
+            { id: 'call_a', name: 'read_file', argumentChunks: ['[1]'] },
+          ],
+        },
+      ]);
+      const { collected } = await streamResponse({ model, request: wireRequest() });
+      expect(collected.calls.map((c) => c.input)).toEqual(['{"path": "a.txt"}', '{"path": "b.txt"}', '[1]']);
+      expect(new Set(collected.calls.map((c) => c.toolCallId)).size).toBe(3);
+      const response = buildModelResponse({ collected, registry: wireRegistry, responseIndex: 0 });
+      expect(response.calls.map((c) => c.rejection?.errorType)).toEqual([
+        undefined,
+        undefined,
+        'invalid-arguments',
+      ]);
+    });
+
     it('passes on a call whose arguments are not JSON, which the registry then rejects as invalid arguments', async () => {
       const { model } = await modelFor([
         {

@@ -7,12 +7,14 @@ import {
   type TurnModel,
   type TurnObserver,
 } from '../core';
+import { unfinishedStreamError } from './classify-provider-error';
 
 /**
  * Runs one model request to the end of its stream, passing text and reasoning deltas to observers
- * unchanged as they arrive. A stream that breaks after some parts is not thrown away: the parts
- * received come back with `broken` set once a tool call was among them, because accepted calls stand
- * (a retried request could ask for a different set).
+ * unchanged as they arrive. A stream that breaks after some parts (or just stops, without a finish)
+ * is not thrown away: the parts received come back with `broken` set once a tool call was among
+ * them, because accepted calls stand (a retried request could ask for a different set). Without a
+ * call, the failure is thrown, to be retried as a whole when it is retryable.
  */
 export async function streamResponse({
   model,
@@ -50,7 +52,10 @@ export async function streamResponse({
     return { collected: collector.result(), broken: modelError };
   }
   const collected = collector.result();
-  if (!collected.complete)
-    return { collected, broken: new ModelError('the response stream ended without a finish event', false) };
-  return { collected };
+  if (collected.complete) return { collected };
+  // Cut short as surely as by a reset (adapters for real providers already say so themselves):
+  // retried the same way, and the accepted calls stand the same way.
+  const unfinished = unfinishedStreamError({ provider: model.name, partsReceived: received });
+  if (collected.calls.length === 0) throw unfinished;
+  return { collected, broken: unfinished };
 }

@@ -4,6 +4,7 @@ import {
   startRecordingServer,
   type TestServer,
   type WireEvent,
+  withRawData,
   writeEventStream,
   writeHttpError,
 } from './recording-server';
@@ -27,6 +28,10 @@ export interface AnthropicStream {
   finishDelayMs?: number;
   /** Destroy the socket after this many events. */
   truncateAfterEvents?: number;
+  /** Raw `data:` payloads (e.g. a garbage chunk) written after this many of the scripted events. */
+  inject?: readonly { afterChunks: number; data: string }[];
+  /** Close the response normally after the content blocks, without `message_delta` / `message_stop`. */
+  endWithoutStop?: boolean;
 }
 
 export type AnthropicReply = AnthropicStream | HttpErrorReply;
@@ -121,8 +126,9 @@ function messageEvents(reply: AnthropicStream, model: string): WireEvent[] {
     );
   if (reply.streamError) {
     push({ type: 'error', error: reply.streamError });
-    return events;
+    return withRawData(events, reply.inject);
   }
+  if (reply.endWithoutStop) return withRawData(events, reply.inject);
   push(
     {
       type: 'message_delta',
@@ -135,5 +141,5 @@ function messageEvents(reply: AnthropicStream, model: string): WireEvent[] {
     (reply.finishDelayMs ?? 0) + (reply.chunkDelayMs ?? 0),
   );
   push({ type: 'message_stop' });
-  return events;
+  return withRawData(events, reply.inject);
 }

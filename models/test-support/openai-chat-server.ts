@@ -4,6 +4,7 @@ import {
   startRecordingServer,
   type TestServer,
   type WireEvent,
+  withRawData,
   writeEventStream,
   writeHttpError,
 } from './recording-server';
@@ -27,6 +28,10 @@ export interface OpenAiChatStream {
   finishDelayMs?: number;
   /** Destroy the socket after this many `data:` lines. */
   truncateAfterChunks?: number;
+  /** Raw `data:` payloads (e.g. a garbage chunk) written after this many of the scripted chunks. */
+  inject?: readonly { afterChunks: number; data: string }[];
+  /** Close the response normally after the content, without the finish chunk, usage or `[DONE]`. */
+  endWithoutFinish?: boolean;
 }
 
 export type OpenAiChatReply = OpenAiChatStream | HttpErrorReply;
@@ -96,6 +101,7 @@ function chatChunks(reply: OpenAiChatStream, model: string, includeUsage: boolea
       delta({ tool_calls: [{ index, ...(n === 0 ? { id: call.id, type: 'function' } : {}), function: fn }] });
     }
   }
+  if (reply.endWithoutFinish) return withRawData(events, reply.inject);
   const finishReason = reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
   push(
     { choices: [{ index: 0, delta: {}, finish_reason: finishReason }] },
@@ -113,5 +119,5 @@ function chatChunks(reply: OpenAiChatStream, model: string, includeUsage: boolea
     });
   }
   events.push({ text: 'data: [DONE]\n\n' });
-  return events;
+  return withRawData(events, reply.inject);
 }

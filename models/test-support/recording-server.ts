@@ -134,6 +134,20 @@ export async function writeEventStream(
   await new Promise<void>((resolve) => res.end(resolve));
 }
 
+/** The events with raw `data:` lines spliced in, each after the scripted chunk it names. */
+export function withRawData(
+  events: readonly WireEvent[],
+  inject: readonly { afterChunks: number; data: string }[] = [],
+): WireEvent[] {
+  const out: WireEvent[] = [];
+  for (let index = 0; index <= events.length; index++) {
+    for (const raw of inject) if (raw.afterChunks === index) out.push({ text: `data: ${raw.data}\n\n` });
+    const event = events[index];
+    if (event) out.push(event);
+  }
+  return out;
+}
+
 function parseJson(raw: string): unknown {
   try {
     return JSON.parse(raw);

@@ -1,0 +1,115 @@
+import type { RetryPolicy, TurnResult } from 'durable-turns';
+import { describeFuzzFailure, fuzzTurnProblems } from './assert-fuzz-turn';
+import type { FuzzCase } from './fuzz-case';
+import { fuzzCases } from './fuzz-cases';
+import type { FuzzServer } from './fuzz-server';
+import { fuzzTools } from './fuzz-tools';
+import { fuzzTurnTimeoutMs } from './fuzz-turn-timeout';
+
+/**
+ * A problem that is known and owned elsewhere: a case whose every problem one of these covers is
+ * counted, not failed, so the case stays in the generator and checks itself again once fixed.
+ */
+export interface KnownGap {
+  why: string;
+  covers: (problem: string, fuzzCase: FuzzCase) => boolean;
+}
+
+export interface FuzzRun {
+  /** One message per failed case, each naming the seed and how to replay it. */
+  failures: string[];
+  /** How many of each reply the server served, and how the turns ended. */
+  outcomes: Map<string, number>;
+  elapsedMs: number;
+}
+
+/**
+ * Drives `count` fuzz turns one after another through `runTurn` — any executor: it only has to
+ * run the case's turn with the fuzz tools and a model pointed at `server`, using `modelRetry` —
+ * and checks each with the same assertions, bounded by a timeout derived from the retry policy.
+ */
+export async function runFuzz({
+  seed,
+  count,
+  server,
+  modelRetry,
+  runTurn,
+  knownGaps = [],
+}: {
+  seed: number;
+  count: number;
+  server: FuzzServer;
+  modelRetry: RetryPolicy;
+  runTurn: (fuzzCase: FuzzCase, signal: AbortSignal) => Promise<TurnResult>;
+  knownGaps?: readonly KnownGap[];
+}): Promise<FuzzRun> {
+  const failures: string[] = [];
+  const outcomes = new Map<string, number>();
+  const tally = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+  const started = Date.now();
+  for (const fuzzCase of fuzzCases(seed, count)) {
+    server.register(fuzzCase);
+    const outcome = await runBounded(
+      (signal) => runTurn(fuzzCase, signal),
+      fuzzTurnTimeoutMs(fuzzCase, modelRetry),
+    );
+    const served = server.served(fuzzCase.turnId);
+    server.forget(fuzzCase.turnId);
+
+    for (const request of served) tally(`reply ${request.scripted ? request.reply.label : 'closing answer'}`);
+    if (
+      fuzzCase.replies.some((r) => r.kind === 'stream' && r.calls.some((c) => c.arguments.length > 100_000))
+    )
+      tally('case with huge arguments');
+    let problems: string[];
+    if (outcome.kind === 'result') {
+      const { result } = outcome;
+      const last = served[served.length - 1]?.reply.expect;
+      tally(
+        `turn ${result.status}${result.status !== 'failed' ? '' : last === 'fatal' ? ' (non-retryable answer)' : ' (retries exhausted)'}`,
+      );
+      problems = fuzzTurnProblems({ result, served, tools: fuzzTools, maxAttempts: modelRetry.maxAttempts });
+    } else {
+      tally(`turn ${outcome.kind}`);
+      problems = [
+        outcome.kind === 'threw'
+          ? `runTurn threw: ${outcome.message}`
+          : `stuck: no result after ${outcome.afterMs} ms`,
+      ];
+    }
+
+    if (problems.length === 0) continue;
+    const open = problems.filter((p) => !knownGaps.some((gap) => gap.covers(p, fuzzCase)));
+    if (open.length === 0) tally('case failing only on known gaps');
+    else failures.push(describeFuzzFailure(fuzzCase, open));
+  }
+  return { failures, outcomes, elapsedMs: Date.now() - started };
+}
+
+type Bounded =
+  | { kind: 'result'; result: TurnResult }
+  | { kind: 'threw'; message: string }
+  | { kind: 'stuck'; afterMs: number };
+
+/** Runs a turn, telling a throw and a turn that never ends apart from a result; a stuck turn is cancelled. */
+async function runBounded(
+  run: (signal: AbortSignal) => Promise<TurnResult>,
+  timeoutMs: number,
+): Promise<Bounded> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<Bounded>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'stuck', afterMs: timeoutMs }), timeoutMs);
+  });
+  const ran = run(controller.signal).then(
+    (result): Bounded => ({ kind: 'result', result }),
+    (error: unknown): Bounded => ({
+      kind: 'threw',
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+  const outcome = await Promise.race([ran, stuck]);
+  clearTimeout(timer);
+  if (outcome.kind === 'stuck') controller.abort('the fuzz turn was stuck');
+  return outcome;
+}
