@@ -2,7 +2,13 @@ import { type AnyTool, type Message, type TurnResult, transcriptProblems } from 
 import type { FuzzCase, ServedRequest } from './fuzz-case';
 
 /** Error types an explicit output for a call that could not run carries. */
-const rejectionTypes = new Set(['unknown-tool', 'invalid-arguments', 'invalid-call-id']);
+// Huge arguments past the turn's maxArgumentBytes are refused too (their input is left out of the transcript).
+const rejectionTypes = new Set([
+  'unknown-tool',
+  'invalid-arguments',
+  'invalid-call-id',
+  'arguments-too-large',
+]);
 
 /**
  * The problems with one fuzz turn's result, given what the server answered (empty: all is well).

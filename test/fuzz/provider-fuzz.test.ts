@@ -21,9 +21,9 @@ const modelRetry = retryPolicySchema.parse({
 });
 
 /**
- * Problems owned elsewhere, counted instead of failed (see `KnownGap`). None today: huge arguments
- * (up to a MiB) run. When a maxArgumentBytes limit lands, a huge call's explicit "arguments too
- * large" output is correct — teach `fuzzTurnProblems` its error type rather than listing it here.
+ * Problems owned elsewhere, counted instead of failed (see `KnownGap`). None today: a huge call
+ * past the turn's maxArgumentBytes (256 KiB) gets an explicit "arguments too large" output, which
+ * `fuzzTurnProblems` accepts as a rejection; smaller ones run.
  */
 const knownGaps: readonly KnownGap[] = [];
 
