@@ -47,8 +47,11 @@ export async function driveTurn({
 }): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
-  // Attempts still running, each with its own controller (a finished call's signal never fires).
-  const running = new Map<string, AbortController>();
+  // Attempts still running. Each gets a signal of its own from runToolAttempt (linked to this
+  // turn-wide one only while it runs, so a finished call's signal never fires on a later cancel
+  // and no listeners pile up); one controller for the turn keeps the per-call cost down.
+  let running = 0;
+  let toolAbort: AbortController | undefined;
   let allDone: (() => void) | undefined;
   const completions: Completion[] = [];
   const decisions: { toolCallId: string; approved: boolean; reason?: string }[] = [];
@@ -59,9 +62,8 @@ export async function driveTurn({
   const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
 
   const launch = (start: ToolStart) => {
-    const key = `${start.call.toolCallId}#${start.attempt}`;
-    const controller = new AbortController();
-    running.set(key, controller);
+    running += 1;
+    toolAbort ??= new AbortController();
     void runToolAttempt({
       turnId: engine.turnId,
       call: start.call,
@@ -74,16 +76,16 @@ export async function driveTurn({
       observers: host.observers,
       health: host.health,
       timers,
-      signal: controller.signal,
+      signal: toolAbort.signal,
     }).then(({ result, durationMs }) => {
       completions.push({ toolCallId: start.call.toolCallId, attempt: start.attempt, result, durationMs });
-      running.delete(key);
-      if (running.size === 0) allDone?.();
+      running -= 1;
+      if (running === 0) allDone?.();
       wake.notify();
     });
   };
   const attemptsEnded = () =>
-    running.size === 0
+    running === 0
       ? Promise.resolve()
       : new Promise<void>((resolve) => {
           allDone = resolve;
@@ -115,7 +117,7 @@ export async function driveTurn({
       if (signal?.aborted && !cancelled) {
         cancelled = true;
         await writer.append(engine.onCancel({ reason: reasonOf(signal) }));
-        for (const controller of running.values()) controller.abort(signal.reason);
+        toolAbort?.abort(signal.reason);
       }
       for (const d of decisions.splice(0)) await writer.append(engine.onApproval(d));
 
@@ -151,7 +153,7 @@ export async function driveTurn({
     clearInterval(renewal);
     signal?.removeEventListener('abort', onAbort);
     // Attempts still running when the turn ends (it threw) are told to stop.
-    for (const controller of running.values()) controller.abort(new Error('the turn ended'));
+    if (running > 0) toolAbort?.abort(new Error('the turn ended'));
     await writer.release().catch(() => {});
   }
 }

@@ -163,7 +163,7 @@ export class LoopDetector {
     if (!rule.enabled) return 0;
     const previous = this.latest.get(attempt.toolName);
     if (previous?.fingerprint === fingerprint) return 0;
-    const sketch = sketchResult(attempt.content);
+    const sketch = sketchResult(attempt.content, rule.minChars);
     const judged = (s: string) => sketchedLength(s) >= rule.minChars;
     const streak =
       previous &&

@@ -25,8 +25,10 @@ const emptyText = '----';
  * text; its length still counts). It is deterministic — plain arithmetic on the recorded result —
  * so a replay computes the same digest.
  */
-export function sketchResult(content: unknown): string {
+export function sketchResult(content: unknown, minChars = 0): string {
   const text = typeof content === 'string' ? content : (JSON.stringify(content) ?? '');
+  // Too short to be judged (see `minChars`): its length is all anyone will read of it.
+  if (text.length < minChars) return `${text.length.toString(36)}:`;
   const sample =
     text.length <= sampledChars
       ? text

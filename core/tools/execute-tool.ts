@@ -51,16 +51,21 @@ export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unkno
   const { call, timers } = args;
   const timeoutMs = args.timeoutMs ?? call.policy.timeoutMs;
   const outer = args.signal;
-  // One signal per attempt: the host's own when there is no timeout (the cheap, common case),
-  // else a controller that the host's signal and the timer both abort.
-  const controller = timeoutMs === undefined && outer ? undefined : new AbortController();
-  const signal = controller?.signal ?? (outer as AbortSignal);
-  const unsubscribeOuter =
-    controller && outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
-  const timer =
-    timeoutMs === undefined || !controller
-      ? undefined
-      : timers.setTimeout(() => controller.abort(timeoutReason), timeoutMs);
+  // One signal per attempt, made when the tool first reads it or turns out to be asynchronous:
+  // the host's signal and the timer abort it, and it is unlinked from the host's when the attempt
+  // ends (a finished call's signal never fires on a later cancel). A synchronous tool that never
+  // looks at it costs no controller, listener or timer — this runs thousands of times a turn.
+  let controller: AbortController | undefined;
+  let unsubscribeOuter: (() => void) | undefined;
+  let timer: unknown;
+  const attemptSignal = (): AbortSignal => {
+    if (controller) return controller.signal;
+    const own = new AbortController();
+    controller = own;
+    if (outer) unsubscribeOuter = onAbort(outer, () => own.abort(outer.reason));
+    if (timeoutMs !== undefined) timer = timers.setTimeout(() => own.abort(timeoutReason), timeoutMs);
+    return own.signal;
+  };
   let value: unknown;
   try {
     value = tool.execute(input, {
@@ -69,15 +74,17 @@ export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unkno
       idempotencyKey:
         args.idempotencyKey ?? toolCallKey({ revision: 1, turnId: args.turnId, toolCallId: call.toolCallId }),
       attempt: args.attempt,
-      signal,
+      get signal() {
+        return attemptSignal();
+      },
       heartbeat: args.heartbeat ?? noop,
     });
     // A synchronous result needs no race: nothing can abort it while it runs.
     if (isThenable(value)) {
-      value = await untilSettled(value, signal, timers, args.cancelGraceMs ?? defaultCancelGraceMs);
+      value = await untilSettled(value, attemptSignal(), timers, args.cancelGraceMs ?? defaultCancelGraceMs);
     }
   } catch (error) {
-    return failed(error, signal, outer, call.toolName, timeoutMs);
+    return failed(error, controller?.signal, outer, call.toolName, timeoutMs);
   } finally {
     unsubscribeOuter?.();
     if (timer !== undefined) clearQuietly(timers, timer);
@@ -100,12 +107,12 @@ function okOutput(value: unknown): AttemptResult {
 
 function failed(
   error: unknown,
-  signal: AbortSignal,
+  signal: AbortSignal | undefined,
   outer: AbortSignal | undefined,
   toolName: string,
   timeoutMs: number | undefined,
 ): Executed {
-  if (signal.aborted && signal.reason === timeoutReason) {
+  if (signal?.aborted && signal.reason === timeoutReason) {
     const content = `${toolName} timed out after ${timeoutMs} ms`;
     return { result: errorOutput('timeout', content, true, content), timedOut: true };
   }
