@@ -1,5 +1,19 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import type { z } from 'zod';
+import {
+  attemptLostType,
+  type CallModelInput,
+  type CallModelOutput,
+  callModelInputSchema,
+  modelFailedType,
+  modelRejectedType,
+  type RunToolInput,
+  type RunToolOutput,
+  runToolInputSchema,
+  type TurnActivities,
+} from '../contract/activities';
+import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow';
 import {
   buildModelResponse,
   type HostTimers,
@@ -16,17 +30,6 @@ import {
 } from '../core';
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
-import { acceptCallsUpdate, modelRequestQuery } from '../workflows/definitions';
-import {
-  attemptLostType,
-  type CallModelInput,
-  type CallModelOutput,
-  modelFailedType,
-  modelRejectedType,
-  type RunToolInput,
-  type RunToolOutput,
-  type TurnActivities,
-} from './activity-types';
 import { CallHandOver } from './call-hand-over';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
@@ -54,14 +57,15 @@ const timers: HostTimers = {
 export function createActivities(deps: ActivityDeps): TurnActivities {
   const transcripts = deps.transcripts ?? new TranscriptCache();
   return {
-    async callModel({
-      turnId,
-      workflowId,
-      responseIndex,
-      model: modelName,
-      idempotencyKey,
-      maxArgumentBytes,
-    }: CallModelInput): Promise<CallModelOutput> {
+    async callModel(input: CallModelInput): Promise<CallModelOutput> {
+      const {
+        turnId,
+        workflowId,
+        responseIndex,
+        model: modelName,
+        idempotencyKey,
+        maxArgumentBytes,
+      } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
       // From the start: reading the transcript by query can take a while on a busy server, and a
       // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
@@ -81,15 +85,12 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       }
     },
 
-    async runTool({
-      turnId,
-      call,
-      attempt,
-      approved,
-      maxOutputBytes,
-      idempotencyKey,
-      timeoutMs,
-    }: RunToolInput): Promise<RunToolOutput> {
+    async runTool(input: RunToolInput): Promise<RunToolOutput> {
+      const { turnId, call, attempt, approved, maxOutputBytes, idempotencyKey, timeoutMs } = parseInput(
+        runToolInputSchema,
+        input,
+        'runTool',
+      );
       const ctx = Context.current();
       // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
       // through heartbeats, and a lost worker is noticed by their absence.
@@ -266,6 +267,23 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       throw error;
     }
   }
+}
+
+/**
+ * An activity's input as the contract says it must be; anything else is a bug or a version skew
+ * between workflow and worker, which another attempt would not cure: a non-retryable failure
+ * that names what was wrong.
+ */
+function parseInput<T>(schema: z.ZodType<T>, input: unknown, activity: string): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw ApplicationFailure.nonRetryable(
+    `${activity} got an input it cannot read: ${parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || 'input'}: ${i.message}`)
+      .join('; ')}`,
+    'ActivityInputInvalid',
+  );
 }
 
 /**

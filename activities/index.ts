@@ -1,3 +1,3 @@
-export * from './activity-types';
+export * from '../contract/activities';
 export * from './create-activities';
 export * from './transcript-cache';

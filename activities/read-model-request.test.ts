@@ -5,10 +5,10 @@ import {
   scriptedModel,
   TurnEngine,
 } from 'durable-turns';
+import type { KnownTranscript } from '../contract/turn-workflow';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
 import { packCarried, unpackCarried } from '../workflows/carried-turn';
-import type { KnownTranscript } from '../workflows/definitions';
 import { answerModelRequest, transcriptDigests } from '../workflows/model-request-answer';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';

@@ -1,5 +1,5 @@
+import type { KnownTranscript, ModelRequestContext } from '../contract/turn-workflow';
 import type { Message } from '../core';
-import type { KnownTranscript, ModelRequestContext } from '../workflows/definitions';
 import { type HeldTranscript, knownOf, type TranscriptCache } from './transcript-cache';
 
 /** A model request's context, whole: what a full read of the workflow's query gives. */

@@ -1,5 +1,5 @@
+import type { KnownTranscript } from '../contract/turn-workflow';
 import type { Message } from '../core';
-import type { KnownTranscript } from '../workflows/definitions';
 
 /** A turn's transcript as this worker last read it from the turn's workflow. */
 export interface HeldTranscript {

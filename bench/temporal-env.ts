@@ -2,12 +2,14 @@
  * The Temporal side of the benchmarks: a dev server started here (on a throwaway SQLite file, never
  * the one named by TEMPORAL_ADDRESS), connections to it, and helpers to run a worker for a while.
  */
+
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
+import { turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal, fastQueueReaderConfig } from 'durable-turns/devserver';
 import { throwawayStateRoot } from '../test/support/throwaway-dir';
 
@@ -45,6 +47,7 @@ export async function openBenchTemporal(log: (message: string) => void): Promise
   const fastQueueReaders = process.env.BENCH_SLOW_QUEUE_READERS !== '1';
   const started = performance.now();
   const temporal = await ensureTemporal({
+    searchAttributes: turnSearchAttributeList,
     env,
     stateDir,
     headless: true,

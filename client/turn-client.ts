@@ -5,6 +5,14 @@ import {
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/client';
 import { z } from 'zod';
+import { turnSearchAttributes } from '../contract/search-attributes';
+import type { ProgressEntry } from '../contract/turn-workflow';
+import {
+  activityTimingSchema,
+  type TurnWorkflowInput,
+  turnWorkflowInputSchema,
+  turnWorkflowType,
+} from '../contract/turn-workflow';
 import {
   approvalConfigSchema,
   budgetSchema,
@@ -20,14 +28,6 @@ import {
   turnIdSchema,
   turnInputSchema,
 } from '../core';
-import type { ProgressEntry } from '../workflows/definitions';
-import {
-  activityTimingSchema,
-  type TurnWorkflowInput,
-  turnWorkflowInputSchema,
-  turnWorkflowType,
-} from '../workflows/definitions';
-import { turnSearchAttributes } from '../workflows/search-attributes';
 import { TurnHandle } from './turn-handle';
 
 export interface TurnClientOptions {

@@ -1,14 +1,14 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
-import type { TurnWorkflowResult } from '../workflows/definitions';
+import { unpackJson } from '../contract/packed-json';
+import type { TurnWorkflowResult } from '../contract/turn-workflow';
 import {
   approvalSchema,
   approveUpdate,
   type ProgressEntry,
   progressQuery,
   stateQuery,
-} from '../workflows/definitions';
-import { unpackJson } from '../workflows/packed-json';
+} from '../contract/turn-workflow';
+import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
 
 /** One turn on Temporal, as a caller holds it. */
 export class TurnHandle {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
+import { turnSearchAttributeList } from '../contract/search-attributes';
 import { testTemporal } from '../test/support/temporal-env';
 import { ensureTemporal } from './ensure-temporal';
 import { freePort } from './free-port';
@@ -23,6 +24,7 @@ test('with TEMPORAL_ADDRESS set it starts nothing and uses that server', async (
   const { address, namespace } = testTemporal();
 
   const temporal = await ensureTemporal({
+    searchAttributes: turnSearchAttributeList,
     env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace, DURABLE_TURNS_TASK_QUEUE: 'q' },
     log: noLog,
   });
@@ -39,7 +41,11 @@ test('a TEMPORAL_ADDRESS where nothing listens fails within about 5 s, naming th
   const address = `127.0.0.1:${await freePort()}`;
   const startedAt = Date.now();
 
-  const failure = ensureTemporal({ env: { TEMPORAL_ADDRESS: address }, log: noLog });
+  const failure = ensureTemporal({
+    searchAttributes: turnSearchAttributeList,
+    env: { TEMPORAL_ADDRESS: address },
+    log: noLog,
+  });
 
   await expect(failure).rejects.toThrow(`Could not reach Temporal at ${address} (TEMPORAL_ADDRESS)`);
   expect(TemporalSetupError.isInstance(await failure.catch((error: unknown) => error))).toBe(true);
@@ -59,7 +65,12 @@ test('a TEMPORAL_ADDRESS held by something that is not Temporal fails in time an
   const startedAt = Date.now();
   try {
     await expect(
-      ensureTemporal({ env: { TEMPORAL_ADDRESS: address }, connectTimeoutMs: 1_000, log: noLog }),
+      ensureTemporal({
+        searchAttributes: turnSearchAttributeList,
+        env: { TEMPORAL_ADDRESS: address },
+        connectTimeoutMs: 1_000,
+        log: noLog,
+      }),
     ).rejects.toThrow(address);
     expect(Date.now() - startedAt).toBeLessThan(3_000);
     // Our side hung up: a socket left open would keep a CLI that reports this error from exiting.
@@ -75,6 +86,7 @@ test('a namespace the server does not have is reported with the command that cre
 
   await expect(
     ensureTemporal({
+      searchAttributes: turnSearchAttributeList,
       env: { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: 'no-such-namespace' },
       log: noLog,
     }),
@@ -86,6 +98,7 @@ test('without TEMPORAL_ADDRESS it starts the embedded dev server, and stop() end
   const lines: string[] = [];
   try {
     const temporal = await ensureTemporal({
+      searchAttributes: turnSearchAttributeList,
       env: { PATH: process.env.PATH },
       stateDir,
       stopTimeoutMs: 0,

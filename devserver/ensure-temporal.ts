@@ -1,5 +1,4 @@
 import { Connection, type ConnectionOptions, isGrpcServiceError } from '@temporalio/client';
-import { turnSearchAttributeList } from '../workflows/search-attributes';
 import { connectionConfigFromEnv, describeConnectionConfig, toConnectionOptions } from './connection-config';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { errorMessage } from './error-message';
@@ -39,7 +38,7 @@ export async function ensureTemporal({
   connectTimeoutMs = 5_000,
   log,
   cliPath,
-  searchAttributes = turnSearchAttributeList,
+  searchAttributes,
   ...startOptions
 }: EnsureTemporalOptions): Promise<EnsuredTemporal> {
   const config = connectionConfigFromEnv(env);

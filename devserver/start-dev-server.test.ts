@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { turnSearchAttributeList } from '../workflows/search-attributes';
+import { turnSearchAttributeList } from '../contract/search-attributes';
 import { freePort } from './free-port';
 import { type DevServer, startDevServer } from './start-dev-server';
 
@@ -16,9 +16,18 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-async function start(options: Omit<Parameters<typeof startDevServer>[0], 'log'> & { lines?: string[] }) {
+async function start(
+  options: Omit<Parameters<typeof startDevServer>[0], 'log' | 'searchAttributes'> & {
+    lines?: string[];
+    searchAttributes?: Parameters<typeof startDevServer>[0]['searchAttributes'];
+  },
+) {
   const { lines = [], ...rest } = options;
-  const server = await startDevServer({ ...rest, log: (line) => lines.push(line) });
+  const server = await startDevServer({
+    searchAttributes: turnSearchAttributeList,
+    ...rest,
+    log: (line) => lines.push(line),
+  });
   started.push(server);
   return server;
 }

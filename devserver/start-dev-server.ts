@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { closeSync, promises as fs, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { turnSearchAttributeList } from '../workflows/search-attributes';
 import { ensureSearchAttributes, type SearchAttributeSpec } from './ensure-search-attributes';
 import { fastQueueReaderConfig } from './fast-queue-readers';
 import { freePort } from './free-port';
@@ -41,8 +40,11 @@ export interface StartDevServerOptions {
   port?: number;
   /** Web UI port when not headless; a free one by default. */
   uiPort?: number;
-  /** Registered at start and verified once ready; defaults to the attributes turn workflows set. */
-  searchAttributes?: readonly SearchAttributeSpec[];
+  /**
+   * Registered at start and verified once ready. Turn workflows need `turnSearchAttributeList`
+   * (from `durable-turns/client`); the server knows nothing of turns, so it is told.
+   */
+  searchAttributes: readonly SearchAttributeSpec[];
   /** Server dynamic config, e.g. `{ 'limit.historyCount.suggestContinueAsNew': 200 }` to test long turns. */
   dynamicConfig?: Readonly<Record<string, string | number | boolean>>;
   /**
@@ -88,7 +90,7 @@ export async function startDevServer({
   headless = true,
   port,
   uiPort,
-  searchAttributes = turnSearchAttributeList,
+  searchAttributes,
   dynamicConfig = {},
   fastQueueReaders = true,
   readyTimeoutMs = 60_000,

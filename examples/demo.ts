@@ -4,10 +4,11 @@
  *
  *   npm run demo
  */
+
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import type { ToolPostEvent, ToolPreEvent } from 'durable-turns';
-import { TurnClient } from 'durable-turns/client';
+import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal } from 'durable-turns/devserver';
 import { createTurnWorker } from 'durable-turns/worker';
 import { demoModel, demoTools } from './demo-agent';
@@ -16,7 +17,11 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main() {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const temporal = await ensureTemporal({ headless: false, log: (line) => log(`[temporal] ${line}`) });
+  const temporal = await ensureTemporal({
+    searchAttributes: turnSearchAttributeList,
+    headless: false,
+    log: (line) => log(`[temporal] ${line}`),
+  });
   const taskQueue = 'durable-turns-demo';
   const { apiKey, ...options } = temporal.connectionOptions;
   const native = await NativeConnection.connect({

@@ -10,8 +10,7 @@ import {
   transcriptProblems,
 } from 'durable-turns';
 import { z } from 'zod';
-import { SqliteJournal } from './journal/sqlite-journal';
-import { startCrashChild } from './test-support/crash-child-process';
+import { startCrashChild } from '../test/support/executors/crash-child-process';
 import {
   crashedOwner,
   crashScript,
@@ -20,9 +19,10 @@ import {
   ledgerRuns,
   slowSafeId,
   slowUnsafeId,
-} from './test-support/crash-turn';
-import { gatedScript, gatedTool, refusal, storedEntries } from './test-support/resume-fixtures';
-import { driveStepByStep } from './test-support/step-by-step-driver';
+} from '../test/support/executors/crash-turn';
+import { gatedScript, gatedTool, refusal, storedEntries } from '../test/support/executors/resume-fixtures';
+import { driveStepByStep } from '../test/support/executors/step-by-step-driver';
+import { SqliteJournal } from './journal/sqlite-journal';
 
 let dir: string;
 beforeEach(() => {

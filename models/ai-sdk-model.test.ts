@@ -5,8 +5,8 @@ import {
   type LanguageModelV3StreamPart,
 } from '@ai-sdk/provider';
 import { ModelError, type ModelStreamPart } from '../core';
+import { wireRequest } from '../test/support/models/wire-test-kit';
 import { aiSdkModel } from './ai-sdk-model';
-import { wireRequest } from './test-support/wire-test-kit';
 
 const v3Usage = {
   inputTokens: { total: 30, noCache: 30, cacheRead: undefined, cacheWrite: undefined },

@@ -1,13 +1,13 @@
 import { buildModelResponse, ModelError, type ModelStreamPart, type TurnModel } from '../core';
-import { createModel } from './create-model';
-import { streamResponse } from './stream-response';
 import {
   type OpenAiChatReply,
   openAiErrorReply,
   startOpenAiChatServer,
-} from './test-support/openai-chat-server';
-import type { TestServer } from './test-support/recording-server';
-import { transcriptWithToolResult, wireRegistry, wireRequest } from './test-support/wire-test-kit';
+} from '../test/support/models/openai-chat-server';
+import type { TestServer } from '../test/support/models/recording-server';
+import { transcriptWithToolResult, wireRegistry, wireRequest } from '../test/support/models/wire-test-kit';
+import { createModel } from './create-model';
+import { streamResponse } from './stream-response';
 
 const apiKey = 'sk-wire-test-0123456789abcdef';
 

@@ -1,4 +1,4 @@
-import { transcriptWithToolResult } from './test-support/wire-test-kit';
+import { transcriptWithToolResult } from '../test/support/models/wire-test-kit';
 import { toLanguageModelPrompt, toLanguageModelTools } from './to-language-model-prompt';
 
 describe('toLanguageModelPrompt', () => {

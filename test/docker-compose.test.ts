@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
+import { turnSearchAttributeList } from '../contract/search-attributes';
 import { connectionConfigFromEnv, connectionEnvVariables } from '../devserver/connection-config';
-import { turnSearchAttributeList } from '../workflows/search-attributes';
 
 // Docker cannot run here, so this reads docker-compose.yml the way compose would (with an empty
 // host environment, so every `${VAR:-default}` takes its default) and checks that the pieces fit.

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { turnSearchAttributeList } from '../contract/search-attributes';
 import { ensureTemporal } from '../devserver';
 import { saveTestTemporalHandle } from './support/test-temporal-handle';
 import { throwawayStateRoot } from './support/throwaway-dir';
@@ -14,6 +15,7 @@ import { throwawayStateRoot } from './support/throwaway-dir';
 export default async function globalSetup(): Promise<void> {
   const stateDir = await fs.mkdtemp(path.join(throwawayStateRoot().dir, 'durable-turns-test-'));
   const temporal = await ensureTemporal({
+    searchAttributes: turnSearchAttributeList,
     stateDir,
     headless: true,
     // The state is deleted after the run, so teardown need not wait ~3 s for a clean shutdown.

@@ -9,10 +9,10 @@ import {
   TurnEngine,
 } from 'durable-turns';
 import { z } from 'zod';
+import { packJson } from '../contract/packed-json';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
 import { type PackedCarry, packCarried, unpackCarried } from './carried-turn';
-import { packJson } from './packed-json';
 
 const write = defineTool({
   name: 'write',

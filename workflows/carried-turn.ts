@@ -1,6 +1,6 @@
+import { packJson, unpackJson } from '../contract/packed-json';
 import { messagesFromEvents, type StoredTurnSnapshot, type TranscriptEvent } from '../core';
 import { type CarriedEvents, compactCalls, expandCalls } from './carried-calls';
-import { packJson, unpackJson } from './packed-json';
 
 /**
  * What a turn takes into its next run at continue-as-new: the state snapshot and the transcript

@@ -6,9 +6,9 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import { modelRejectedType, type TurnActivities } from '../activities/activity-types';
+import { modelRejectedType, type TurnActivities } from '../contract/activities';
+import type { TurnWorkflowInput } from '../contract/turn-workflow';
 import type { HostEvent, ModelCall, ModelFailure } from '../core';
-import type { TurnWorkflowInput } from './definitions';
 import { failureMessage } from './failure-message';
 
 /**

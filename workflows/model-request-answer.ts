@@ -1,5 +1,9 @@
+import {
+  type KnownTranscript,
+  knownTranscriptSchema,
+  type ModelRequestContext,
+} from '../contract/turn-workflow';
 import { type Message, stableHash, type TurnState } from '../core';
-import { type KnownTranscript, knownTranscriptSchema, type ModelRequestContext } from './definitions';
 import { PrefixDigests } from './prefix-digests';
 
 /** A workflow run's digests of its transcript's prefixes, kept between model requests. */

@@ -6,9 +6,9 @@ import {
   proxyActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { attemptLostType, type TurnActivities } from '../activities/activity-types';
+import { attemptLostType, type TurnActivities } from '../contract/activities';
+import type { TurnWorkflowInput } from '../contract/turn-workflow';
 import type { CallPolicy, HostEvent, ToolStart } from '../core';
-import type { TurnWorkflowInput } from './definitions';
 import { failureMessage } from './failure-message';
 
 /**

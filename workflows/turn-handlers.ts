@@ -1,5 +1,4 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import { type HostEvent, turnStateView } from '../core';
 import {
   acceptCallsUpdate,
   approvalSchema,
@@ -8,7 +7,8 @@ import {
   progressQuery,
   stateQuery,
   type TurnWorkflowInput,
-} from './definitions';
+} from '../contract/turn-workflow';
+import { type HostEvent, turnStateView } from '../core';
 import { answerModelRequest, transcriptDigests } from './model-request-answer';
 import type { TurnRecord } from './turn-record';
 

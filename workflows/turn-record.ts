@@ -1,6 +1,6 @@
+import type { ProgressEntry, TurnWorkflowInput } from '../contract/turn-workflow';
 import { isTranscriptEvent, type JournalEntry, type TranscriptEvent, TurnEngine } from '../core';
 import { type CarriedTurn, type PackedChunks, unpackCarried } from './carried-turn';
-import type { ProgressEntry, TurnWorkflowInput } from './definitions';
 
 /** Watchers read progress by query from this many recent entries. */
 const progressWindow = 2_000;

@@ -8,13 +8,13 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { packJson } from '../contract/packed-json';
+import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../contract/search-attributes';
+import type { TurnWorkflowInput, TurnWorkflowResult } from '../contract/turn-workflow';
+import { turnWorkflowInputSchema } from '../contract/turn-workflow';
 import { engineRevision, feedHostEvent, type HostEvent, type TurnOperation } from '../core';
 import { packCarried } from './carried-turn';
-import type { TurnWorkflowInput, TurnWorkflowResult } from './definitions';
-import { turnWorkflowInputSchema } from './definitions';
 import { ModelActivity } from './model-activity';
-import { packJson } from './packed-json';
-import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from './search-attributes';
 import { ToolActivities } from './tool-activities';
 import { installTurnHandlers } from './turn-handlers';
 import { openTurnRecord, type TurnRecord } from './turn-record';

@@ -1,6 +1,6 @@
+import { hostileValues } from '../../test/support/hostile-values';
 import { describeThrown } from './describe-thrown';
 import { NonRetryableToolError } from './run-tool-attempt';
-import { hostileValues } from './test-support/hostile-values';
 
 describe('describing a thrown value', () => {
   it.each(hostileValues.map((v) => [v.name, v] as const))(

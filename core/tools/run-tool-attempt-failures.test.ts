@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostileValues, trappedProxy } from '../../test/support/hostile-values';
 import { ToolHealthRegistry } from '../health/tool-health-registry';
 import type { TurnHooks } from '../hooks/turn-hooks';
 import type { TurnObserver } from '../hooks/turn-observer';
@@ -7,7 +8,6 @@ import type { PreparedCall } from '../schema/prepared-call';
 import { defineTool } from './define-tool';
 import { evaluatePolicy } from './prepare-call';
 import { type HostTimers, type RunToolAttemptArgs, runToolAttempt } from './run-tool-attempt';
-import { hostileValues, trappedProxy } from './test-support/hostile-values';
 import { ToolRegistry } from './tool-registry';
 
 /*

@@ -1,4 +1,4 @@
-import { describeJournalContract } from './journal-contract';
+import { describeJournalContract } from '../../test/support/journal-contract';
 import { MemoryJournal } from './memory-journal';
 
 describeJournalContract('MemoryJournal', async ({ now }) => ({

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
-import { describeJournalContract } from './journal-contract';
+import { describeJournalContract } from '../../test/support/journal-contract';
+import type { LeaseChildOutcome } from '../../test/support/lease-child';
 import { JournalError } from './journal-errors';
 import { SqliteJournal } from './sqlite-journal';
-import type { LeaseChildOutcome } from './test-support/lease-child';
 
 const repoRoot = resolve(__dirname, '../..');
-const leaseChild = join(__dirname, 'test-support', 'lease-child.ts');
+const leaseChild = join(repoRoot, 'test', 'support', 'lease-child.ts');
 
 function tempFile(): { path: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'sqlite-journal-'));

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeEventStream, writeHttpError } from '../../models/test-support/recording-server';
+import { writeEventStream, writeHttpError } from '../support/models/recording-server';
 import type { FuzzCase, FuzzReply, ServedRequest } from './fuzz-case';
 import { closingAnswer } from './fuzz-cases';
 

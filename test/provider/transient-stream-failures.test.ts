@@ -6,8 +6,8 @@ import {
   startAnthropicServer,
   startOpenAiChatServer,
   type TestServer,
-} from '../../models/test-support';
-import { readFileTool } from '../../models/test-support/wire-test-kit';
+} from '../support/models';
+import { readFileTool } from '../support/models/wire-test-kit';
 
 /**
  * Real turns on the in-process executor against the local provider servers, over real HTTP: how a

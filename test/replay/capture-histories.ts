@@ -7,6 +7,7 @@
  * `committed-histories.test.ts` replays every file there against today's code. Run it again only
  * to add scenarios: files of older releases are kept, never overwritten.
  */
+
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, promises as fs, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -15,7 +16,7 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { type AnyTool, defineTool, scriptedModel, type TurnModel } from 'durable-turns';
-import { TurnClient } from 'durable-turns/client';
+import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal } from 'durable-turns/devserver';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
@@ -280,6 +281,7 @@ async function main(): Promise<void> {
   const stateDir = mkdtempSync(path.join(os.tmpdir(), 'capture-histories-'));
   const { TEMPORAL_ADDRESS: _ignored, ...processEnv } = process.env;
   const temporal = await ensureTemporal({
+    searchAttributes: turnSearchAttributeList,
     env: processEnv,
     stateDir,
     headless: true,

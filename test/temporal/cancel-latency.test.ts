@@ -48,14 +48,12 @@ test('a cancel reaches a running tool within the heartbeat throttle and cadence 
   });
   await worker.runUntil(async () => {
     // A heartbeat timeout far above the bound: a delay near 0.8 × this would mean the throttle is not set.
-    const turn = await kit
-      .client(taskQueue)
-      .start({
-        turnId: uniqueTurnId('cancel-latency'),
-        input: 'go',
-        model: 'scripted',
-        timing: { heartbeatTimeoutMs: 30_000 },
-      });
+    const turn = await kit.client(taskQueue).start({
+      turnId: uniqueTurnId('cancel-latency'),
+      input: 'go',
+      model: 'scripted',
+      timing: { heartbeatTimeoutMs: 30_000 },
+    });
     await pollFor('the tool to run', async () => (running ? true : undefined));
     // Let a heartbeat or two go by, so the throttle window is in its steady state.
     await sleep(2 * heartbeatThrottleMs);

@@ -1,6 +1,6 @@
 import { type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
 import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
-import { modelRequestQuery } from '../../workflows/definitions';
+import { modelRequestQuery } from '../../contract/turn-workflow';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool as echo } from '../support/echo-tool';
 import { signal } from '../support/signal';

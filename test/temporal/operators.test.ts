@@ -1,6 +1,6 @@
 import { defineTool, scriptedModel } from 'durable-turns';
 import { z } from 'zod';
-import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../../workflows/search-attributes';
+import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../../contract/search-attributes';
 import { sleep, uniqueTurnId } from '../conformance/support';
 import { TemporalKit } from './support/kit';
 import { collect, messageChain, pollFor } from './support/poll';

@@ -7,9 +7,9 @@ import {
   transcriptProblems,
 } from 'durable-turns';
 import { z } from 'zod';
-import { startOpenAiChatServer } from '../../models/test-support/openai-chat-server';
-import type { TestServer } from '../../models/test-support/recording-server';
 import { sleep, uniqueTurnId } from '../conformance/support';
+import { startOpenAiChatServer } from '../support/models/openai-chat-server';
+import type { TestServer } from '../support/models/recording-server';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel, transcriptProblems } from 'durable-turns';
-import { TurnClient } from 'durable-turns/client';
+import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { type DevServer, startDevServer } from 'durable-turns/devserver';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
@@ -53,7 +53,13 @@ describe('the Temporal server restarts mid-turn', () => {
   test('a turn whose tools are running when the server stops, and finish while it is down, completes after the server comes back on the same SQLite file', async () => {
     stateDir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-turns-restart-'));
     const port = await freePort();
-    server = await startDevServer({ stateDir, port, stopTimeoutMs: 8_000, log });
+    server = await startDevServer({
+      searchAttributes: turnSearchAttributeList,
+      stateDir,
+      port,
+      stopTimeoutMs: 8_000,
+      log,
+    });
     const { address, namespace, dbFile } = server;
 
     native = await NativeConnection.connect({ address });
@@ -92,7 +98,14 @@ describe('the Temporal server restarts mid-turn', () => {
       started.length >= 3 && Date.now() - stoppedAt > 4_000 ? true : undefined,
     );
     const restartAt = Date.now();
-    server = await startDevServer({ stateDir, dbFile, port, stopTimeoutMs: 8_000, log });
+    server = await startDevServer({
+      searchAttributes: turnSearchAttributeList,
+      stateDir,
+      dbFile,
+      port,
+      stopTimeoutMs: 8_000,
+      log,
+    });
     log(
       `server back on ${server.address} in ${Date.now() - restartAt} ms (down ${Date.now() - stoppedAt} ms)`,
     );

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type Message, type ModelRequest, ToolRegistry } from '../../core';
-import { toolSpecs } from '../tool-specs';
+import { defineTool, type Message, type ModelRequest, ToolRegistry } from '../../../core';
+import { toolSpecs } from '../../../models/tool-specs';
 
 /** The one tool the wire tests offer the model. */
 export const readFileTool = defineTool({

@@ -13,7 +13,7 @@ import {
   type TurnOutcome,
   toolSpecs,
 } from 'durable-turns';
-import type { JournalSession } from '../journal/turn-journal';
+import type { JournalSession } from '../../../executors/journal/turn-journal';
 
 export interface StepByStepRun {
   outcome: TurnOutcome;

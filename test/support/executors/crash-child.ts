@@ -5,7 +5,7 @@
  * journal. The slow calls then sleep for minutes: the parent SIGKILLs `<pid>` long before.
  */
 import { InProcessExecutor, type JournalEntry } from 'durable-turns';
-import { SqliteJournal } from '../journal/sqlite-journal';
+import { SqliteJournal } from '../../../executors/journal/sqlite-journal';
 import { crashedOwner, crashInput, crashScript, crashTools, fastIds } from './crash-turn';
 
 async function main([path, ledger, turnId]: string[]): Promise<void> {

@@ -1,4 +1,5 @@
-import type { AttemptResult, ModelResponse, PreparedCall } from '../core';
+import { z } from 'zod';
+import { type AttemptResult, type ModelResponse, preparedCallSchema } from '../core';
 
 /** A model request the provider refused (400, unknown model): not worth another attempt. */
 export const modelRejectedType = 'ModelRequestRejected';
@@ -12,29 +13,31 @@ export const modelFailedType = 'ModelRequestFailed';
  */
 export const attemptLostType = 'ToolAttemptLost';
 
-export interface CallModelInput {
-  turnId: string;
+export const callModelInputSchema = z.object({
+  turnId: z.string().min(1),
   /** The workflow to read the transcript from (by query), so it never travels as activity input. */
-  workflowId: string;
-  responseIndex: number;
-  model: string;
+  workflowId: z.string().min(1),
+  responseIndex: z.number().int().nonnegative(),
+  model: z.string().min(1),
   /** The engine's key for this request; absent from workflows older than it (then `turnId/model/n`). */
-  idempotencyKey?: string;
+  idempotencyKey: z.string().optional(),
   /** Calls with larger arguments are not run (see `limitsConfigSchema`); absent from older workflows. */
-  maxArgumentBytes?: number;
-}
+  maxArgumentBytes: z.number().int().positive().optional(),
+});
+export type CallModelInput = z.infer<typeof callModelInputSchema>;
 
-export interface RunToolInput {
-  turnId: string;
-  call: PreparedCall;
-  attempt: number;
-  approved: boolean;
-  maxOutputBytes: number;
+export const runToolInputSchema = z.object({
+  turnId: z.string().min(1),
+  call: preparedCallSchema,
+  attempt: z.number().int().positive(),
+  approved: z.boolean(),
+  maxOutputBytes: z.number().int().positive(),
   /** The engine's key for this call; absent from workflows older than it. */
-  idempotencyKey?: string;
+  idempotencyKey: z.string().optional(),
   /** The engine's limit for this attempt; absent from workflows older than it. */
-  timeoutMs?: number;
-}
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type RunToolInput = z.infer<typeof runToolInputSchema>;
 
 export interface RunToolOutput {
   result: AttemptResult;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { JournalEntry } from '../../core';
-import { JournalError, type JournalErrorCode } from './journal-errors';
-import type { TurnJournal } from './turn-journal';
+import { JournalError, type JournalErrorCode } from '../../executors/journal/journal-errors';
+import type { TurnJournal } from '../../executors/journal/turn-journal';
 
 export type MakeJournal = (opts: { now: () => number }) => Promise<{
   journal: TurnJournal;

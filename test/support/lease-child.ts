@@ -5,8 +5,8 @@
  * outcome and exits without releasing — the winner's lease stays for the parent to inspect.
  */
 import { createInterface } from 'node:readline';
-import { JournalError } from '../journal-errors';
-import { SqliteJournal } from '../sqlite-journal';
+import { JournalError } from '../../executors/journal/journal-errors';
+import { SqliteJournal } from '../../executors/journal/sqlite-journal';
 
 export type LeaseChildOutcome =
   | { kind: 'acquired'; owner: string; fencingToken: number }
