@@ -23,7 +23,7 @@ function sources(dir: string): string[] {
   });
 }
 
-const importPattern = /(?:from|import\(|require\()\s*'([^']+)'/g;
+const importPattern = /(?:from|import\(?|require\()\s*'([^']+)'/g;
 
 test('no library module imports test code, jest, or the package by name', () => {
   const problems: string[] = [];
