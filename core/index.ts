@@ -30,6 +30,7 @@ export * from './schema/turn-status';
 export * from './schema/usage';
 export * from './tools/canonical-json';
 export * from './tools/define-tool';
+export * from './tools/describe-thrown';
 export * from './tools/idempotency-key';
 export * from './tools/prepare-call';
 export * from './tools/retry-decision';

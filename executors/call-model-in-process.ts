@@ -1,0 +1,104 @@
+import {
+  buildModelResponse,
+  describeThrown,
+  type HostEvent,
+  type ModelCall,
+  ModelError,
+  type ModelFailure,
+  type PreparedCall,
+  prepareCall,
+  type TurnEngine,
+} from '../core';
+import { streamResponse } from '../models';
+import { toolSpecs } from '../models/tool-specs';
+import type { TurnHost } from './turn-host';
+
+/**
+ * One attempt of a model request, bounded by the operation's timeout: how it went, as a host
+ * event for the engine (which decides whether a failure is tried again), or nothing when the
+ * turn was cancelled meanwhile. Each call complete in the stream goes to `onToolCall` at once.
+ */
+export async function callModelInProcess({
+  engine,
+  host,
+  op,
+  signal,
+  onToolCall,
+}: {
+  engine: TurnEngine;
+  host: TurnHost;
+  op: ModelCall;
+  signal?: AbortSignal;
+  onToolCall: (call: PreparedCall) => Promise<void>;
+}): Promise<HostEvent | undefined> {
+  const priorCallIds = new Set(engine.view.callIds);
+  const maxArgumentBytes = engine.view.config.limits.maxArgumentBytes;
+  const abort = new AbortController();
+  const timedOut = new Error(`the model request timed out after ${op.timeoutMs} ms`);
+  const timer = host.timers.setTimeout(() => abort.abort(timedOut), op.timeoutMs);
+  const onCancel = () => abort.abort(signal?.reason);
+  signal?.addEventListener('abort', onCancel, { once: true });
+  const usedIds = new Set(priorCallIds);
+  const prepared: PreparedCall[] = [];
+  try {
+    const { collected, broken } = await streamResponse({
+      model: host.model,
+      request: {
+        turnId: engine.turnId,
+        responseIndex: op.responseIndex,
+        messages: op.messages,
+        tools: toolSpecs(host.registry),
+        idempotencyKey: op.idempotencyKey,
+        signal: abort.signal,
+      },
+      observers: host.observers,
+      onPart: async (part) => {
+        if (part.type !== 'tool-call') return;
+        const call = prepareCall({
+          registry: host.registry,
+          raw: part,
+          position: prepared.length,
+          responseIndex: op.responseIndex,
+          usedIds,
+          maxArgumentBytes,
+        });
+        prepared.push(call);
+        usedIds.add(call.toolCallId);
+        await onToolCall(call);
+      },
+    });
+    const response = buildModelResponse({
+      collected,
+      registry: host.registry,
+      responseIndex: op.responseIndex,
+      priorCallIds,
+      prepared,
+      streamedCallCount: prepared.length,
+      maxArgumentBytes,
+      ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+    });
+    return { kind: 'model-responded', response };
+  } catch (error) {
+    if (signal?.aborted) return undefined;
+    return {
+      kind: 'model-failed',
+      responseIndex: op.responseIndex,
+      attempt: op.attempt,
+      error: failureOf(error),
+    };
+  } finally {
+    host.timers.clearTimeout(timer);
+    signal?.removeEventListener('abort', onCancel);
+  }
+
+  function failureOf(error: unknown): ModelFailure {
+    if (abort.signal.reason === timedOut) return { message: timedOut.message, retryable: true };
+    if (!ModelError.isInstance(error))
+      return { message: describeThrown(error, 'the model').message, retryable: false };
+    return {
+      message: error.message,
+      retryable: error.retryable,
+      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    };
+  }
+}

@@ -1,0 +1,61 @@
+import { type HostEvent, runToolAttempt, type ToolStart } from '../core';
+import type { TurnHost } from './turn-host';
+
+/**
+ * Runs a turn's tool attempts as plain promises and queues how each ended. Each attempt gets a
+ * signal of its own from `runToolAttempt`, linked to this turn-wide one only while it runs (a
+ * finished call's signal never fires on a later cancel, and no listeners pile up); one controller
+ * per turn keeps the per-call cost down.
+ */
+export class InProcessTools {
+  private running = 0;
+  private controller?: AbortController;
+  private allDone?: () => void;
+
+  constructor(
+    private readonly turnId: string,
+    private readonly host: TurnHost,
+    private readonly queue: HostEvent[],
+    private readonly notify: () => void,
+  ) {}
+
+  launch(start: ToolStart): void {
+    this.running += 1;
+    this.controller ??= new AbortController();
+    const { toolCallId } = start.call;
+    const { attempt } = start;
+    // runToolAttempt never rejects: every way an attempt can end is a result.
+    void runToolAttempt({
+      turnId: this.turnId,
+      call: start.call,
+      attempt,
+      approved: start.approved,
+      idempotencyKey: start.idempotencyKey,
+      timeoutMs: start.timeoutMs,
+      registry: this.host.registry,
+      hooks: this.host.hooks,
+      observers: this.host.observers,
+      health: this.host.health,
+      timers: this.host.timers,
+      signal: this.controller.signal,
+    }).then(({ result, durationMs }) => {
+      this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
+      this.running -= 1;
+      if (this.running === 0) this.allDone?.();
+      this.notify();
+    });
+  }
+
+  /** Tells every running attempt to stop; what each then reports is still queued. */
+  abortAll(reason: unknown): void {
+    if (this.running > 0) this.controller?.abort(reason);
+  }
+
+  /** Resolves once no attempt is running. */
+  settled(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.allDone = resolve;
+    });
+  }
+}
