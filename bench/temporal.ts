@@ -27,6 +27,7 @@ import {
 import { type StartTurnArgs, TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
+import { measureCancelDelay } from './cancel-delay';
 import { StreamClock, ToolClock } from './clocks';
 import type { floorWorkflow } from './floor-workflow';
 import {
@@ -1069,7 +1070,7 @@ async function timed<T>(name: string, durations: Record<string, number>, fn: () 
 // Flat first: it compares runs minutes apart, and once, after the other sections, a slow spell of
 // the bench process itself (seen in its CPU per call) fell on its small turns. The order alone does
 // not make its spread reliable on a shared machine.
-const SECTIONS = ['flat', 'overhead', 'wave', 'concurrent', 'history'] as const;
+const SECTIONS = ['flat', 'overhead', 'wave', 'concurrent', 'history', 'cancel'] as const;
 type Section = (typeof SECTIONS)[number];
 interface SectionResult {
   [key: string]: unknown;
@@ -1112,6 +1113,7 @@ async function main(): Promise<void> {
       flat: () => measureFlat(env),
       concurrent: () => measureConcurrent(env),
       history: () => measureHistory(env),
+      cancel: () => measureCancelDelay({ temporal: temporalEnv, runs: quick ? 3 : 10, log }),
     };
     try {
       for (const name of SECTIONS) {
