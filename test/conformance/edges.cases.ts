@@ -221,6 +221,67 @@ export function edgeCases(harness: ConformanceHarness): void {
       expect(new Set(keys).size).toBe(3);
     });
 
+    test('a tool that throws a value nothing can describe gets an error output, and the turn goes on', async () => {
+      const hostile = defineTool({
+        name: 'hostile',
+        description: 'Throws an object without a prototype',
+        input: z.object({}),
+        execute: () => {
+          throw Object.create(null);
+        },
+      });
+      const result = await runSpec(harness, {
+        turnId: uniqueTurnId('hostile'),
+        input: 'go',
+        tools: [hostile, echo],
+        model: scriptedModel([
+          {
+            toolCalls: [
+              { id: 'h', name: 'hostile', args: {} },
+              { id: 'e', name: 'echo', args: { text: 'after' } },
+            ],
+          },
+          { text: 'done' },
+        ]),
+      });
+      expect(result.status).toBe('completed');
+      expect(result.outputs.map((o) => [o.toolCallId, o.status])).toEqual([
+        ['h', 'error'],
+        ['e', 'ok'],
+      ]);
+      expect(result.outputs[0]?.content).toMatch(/cannot be described/);
+    });
+
+    test('a finished call’s signal never fires when the turn is cancelled later', async () => {
+      const finishedSignals: AbortSignal[] = [];
+      const { stopper, started } = cancelTools();
+      const quick = defineTool({
+        name: 'quick',
+        description: 'Finishes at once and keeps its signal',
+        input: z.object({}),
+        execute: async (_args, ctx) => {
+          finishedSignals.push(ctx.signal);
+          return 'done';
+        },
+      });
+      const turn = await harness.start({
+        turnId: uniqueTurnId('signal-per-attempt'),
+        input: 'go',
+        tools: [quick, stopper],
+        model: scriptedModel([
+          { toolCalls: [{ id: 'q', name: 'quick', args: {} }] },
+          { toolCalls: [{ id: 's', name: 'stopper', args: {} }] },
+          { text: 'never asked' },
+        ]),
+      });
+      const deadline = Date.now() + 20_000;
+      while (!started.includes('s') && Date.now() < deadline) await sleep(20);
+      await turn.cancel();
+      expect((await turn.result).status).toBe('cancelled');
+      expect(finishedSignals).toHaveLength(1);
+      expect(finishedSignals[0]?.aborted).toBe(false);
+    });
+
     test('a blank turn id is refused with a message naming the rule', async () => {
       await expect(
         runSpec(harness, {
