@@ -105,14 +105,12 @@ test('a host killed mid-wave leaves the same transcript on both executors', asyn
   const taskQueue = kit.taskQueue('equivalence-crash');
   const first = await startWorker(taskQueue, ledger, 10 * 60_000);
   const remoteTurn = uniqueTurnId('crash-temporal');
-  const turn = await kit
-    .client(taskQueue)
-    .start({
-      turnId: remoteTurn,
-      input: crashInput,
-      model: 'scripted',
-      timing: { heartbeatTimeoutMs: 2_000 },
-    });
+  const turn = await kit.client(taskQueue).start({
+    turnId: remoteTurn,
+    input: crashInput,
+    model: 'scripted',
+    timing: { heartbeatTimeoutMs: 2_000 },
+  });
   // Both slow calls running, both fast ones recorded: then the worker dies.
   await pollFor(
     'the slow calls running and the fast ones done',
