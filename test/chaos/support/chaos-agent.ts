@@ -1,4 +1,4 @@
-import { defineTool, type ScriptedModel, scriptedModel } from 'durable-turns';
+import { defineTool, scriptedModel, type TurnModel } from 'durable-turns';
 import { z } from 'zod';
 import { type ChaosPlan, retrySafeTool, unsafeTool } from './chaos-plan';
 import { appendLedger } from './ledger';
@@ -39,7 +39,21 @@ export function chaosTools(ledger: string) {
   return [effectTool(retrySafeTool, true, ledger), effectTool(unsafeTool, false, ledger)];
 }
 
-/** One scripted model per turn, named for it: every worker process answers every turn the same. */
-export function chaosModels(plans: readonly ChaosPlan[]): ScriptedModel[] {
-  return plans.map((plan) => scriptedModel(plan.steps, plan.model));
+/**
+ * One scripted model per turn, named for it: every worker process answers every turn the same.
+ * Each response notes in the ledger where it streams, so a kill can land while its calls are
+ * being handed over.
+ */
+export function chaosModels(plans: readonly ChaosPlan[], ledger: string): TurnModel[] {
+  return plans.map((plan) => {
+    const inner = scriptedModel(plan.steps, plan.model);
+    return {
+      name: inner.name,
+      async *stream(request) {
+        const { turnId, responseIndex } = request;
+        appendLedger(ledger, { e: 'stream', turnId, responseIndex, pid: process.pid });
+        yield* inner.stream(request);
+      },
+    };
+  });
 }

@@ -84,7 +84,13 @@ describe('chaos checks', () => {
       lines,
     });
     expect(checked.violations).toEqual([]);
-    expect(checked.figures).toEqual({ calls: 2, reruns: 1, interrupted: 1, finishedButLost: 1 });
+    expect(checked.figures).toEqual({
+      calls: 2,
+      reruns: 1,
+      interrupted: 1,
+      finishedButLost: 1,
+      partialResponses: 0,
+    });
   });
 
   test('a finished call that began again while its worker lived is caught', () => {
@@ -154,6 +160,15 @@ describe('chaos checks', () => {
     expect(turnViolations({ result, lines: [run('begin', 'a', 1)] }).violations).toEqual([
       expect.stringContaining('invalid transcript'),
       expect.stringContaining('call a ran but has no output'),
+    ]);
+  });
+
+  test('a transcript that tells the model something other than the outputs is caught', () => {
+    const result = resultOf([ok('a', retrySafeTool, 1)]);
+    result.outputs = [ok('a', retrySafeTool, 2)];
+    const lines = [run('begin', 'a', 2), run('end', 'a', 2)];
+    expect(turnViolations({ result, lines }).violations).toEqual([
+      expect.stringContaining('call a: the transcript says'),
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type CallOutcome, type TurnResult, transcriptProblems } from 'durable-turns';
 import { unsafeTool } from './chaos-plan';
 import type { LedgerLine } from './ledger';
@@ -12,6 +13,8 @@ export interface TurnFigures {
   interrupted: number;
   /** Effects that finished on a worker killed before it could report them. */
   finishedButLost: number;
+  /** Responses whose stream was lost after some of their calls were accepted. */
+  partialResponses: number;
 }
 
 /**
@@ -32,14 +35,32 @@ export function turnViolations({ result, lines }: { result: TurnResult; lines: r
   const killed = new Set(lines.flatMap((l) => (l.e === 'kill' ? [l.pid] : [])));
   const byCall = new Map<string, Array<{ line: Execution; index: number }>>();
   lines.forEach((line, index) => {
-    if (line.e === 'kill' || line.turnId !== result.turnId) return;
+    if ((line.e !== 'begin' && line.e !== 'end') || line.turnId !== result.turnId) return;
     byCall.set(line.callId, [...(byCall.get(line.callId) ?? []), { line, index }]);
   });
   const outputs = new Map(result.outputs.map((o) => [o.toolCallId, o]));
+  // What the model reads is what the turn reports.
+  for (const message of result.transcript) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      const reported = outputs.get(part.toolCallId);
+      const { toolCallId: _id, name: _name, ...output } = reported ?? { toolCallId: '', name: '' };
+      if (!reported || !isDeepStrictEqual(output, part.output))
+        say(
+          `call ${part.toolCallId}: the transcript says ${JSON.stringify(part.output)}, the outputs ${JSON.stringify(reported)}`,
+        );
+    }
+  }
   for (const callId of byCall.keys())
     if (!outputs.has(callId)) say(`call ${callId} ran but has no output (${show(byCall.get(callId))})`);
 
-  const figures: TurnFigures = { calls: outputs.size, reruns: 0, interrupted: 0, finishedButLost: 0 };
+  const figures: TurnFigures = {
+    calls: outputs.size,
+    reruns: 0,
+    interrupted: 0,
+    finishedButLost: 0,
+    partialResponses: result.transcript.filter((m) => m.role === 'assistant' && m.partial).length,
+  };
   for (const output of outputs.values()) {
     const runs = byCall.get(output.toolCallId) ?? [];
     const problems = callProblems({ output, runs, lines, killed });

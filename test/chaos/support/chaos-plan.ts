@@ -45,7 +45,7 @@ export function chaosPlans({
   const between = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   return turnIds.map((turnId, t) => {
     const steps: ScriptedResponse[] = [];
-    const responses = between(3, 5);
+    const responses = between(4, 6);
     for (let r = 0; r < responses; r++) {
       const toolCalls = Array.from({ length: between(1, 4) }, (_, c) => {
         const id = `t${t}r${r}c${c}`;

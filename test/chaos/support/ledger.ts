@@ -11,6 +11,8 @@ export type LedgerLine =
   | { e: 'begin'; turnId: string; callId: string; key: string; attempt: number; pid: number }
   /** A tool finished its effect and is about to return it. */
   | { e: 'end'; turnId: string; callId: string; key: string; attempt: number; pid: number }
+  /** A model response starts streaming (its tool calls are handed over as they complete). */
+  | { e: 'stream'; turnId: string; responseIndex: number; pid: number }
   /** The test SIGKILLed the worker process `pid` (with its whole process group). */
   | { e: 'kill'; pid: number };
 
@@ -30,7 +32,7 @@ export function readLedger(ledger: string): LedgerLine[] {
 export function busyPids(lines: readonly LedgerLine[]): Set<number> {
   const open = new Map<string, number>();
   for (const line of lines) {
-    if (line.e === 'kill') continue;
+    if (line.e !== 'begin' && line.e !== 'end') continue;
     const id = `${line.turnId} ${line.callId} ${line.pid}`;
     if (line.e === 'begin') open.set(id, line.pid);
     else open.delete(id);
