@@ -7,7 +7,7 @@ import { TurnClient } from 'durable-turns/client';
 import { sleep, uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
 import { type TurnFigures, turnViolations } from './support/chaos-checks';
-import { chaosPlans, mulberry32, serialWorkMs } from './support/chaos-plan';
+import { type ChaosPlan, chaosPlans, mulberry32, serialWorkMs } from './support/chaos-plan';
 import { readLedger } from './support/ledger';
 import { type KillMode, pickVictim } from './support/pick-victim';
 import { WorkerFleet } from './support/worker-fleet';
@@ -70,6 +70,9 @@ describe('chaos: worker processes killed at random', () => {
           input: 'go',
           model: plan.model,
           timing: { heartbeatTimeoutMs },
+          ...(plan.continueAsNewAfterEvents
+            ? { continueAsNewAfterEvents: plan.continueAsNewAfterEvents }
+            : {}),
         });
         results.set(plan.turnId, await turn.result());
       });
@@ -124,8 +127,9 @@ describe('chaos: worker processes killed at random', () => {
           totals[key] += checked.figures[key];
       }
       if (process.env.CHAOS_REPORT === '1') {
+        const continued = await continuedTurns(client, plans);
         console.log(
-          `chaos seed ${seed}: ${turns} turns, ${totals.calls} calls, ${running.kills} kills, ` +
+          `chaos seed ${seed}: ${turns} turns (${continued} continued as new), ${totals.calls} calls, ${running.kills} kills, ` +
             `${totals.reruns} lost attempts rerun, ${totals.interrupted} interrupted outputs, ` +
             `${totals.finishedButLost} finished effects lost with their worker, ` +
             `${totals.partialResponses} responses cut off mid-stream, ${Date.now() - started} ms ` +
@@ -138,6 +142,14 @@ describe('chaos: worker processes killed at random', () => {
     });
   }, 240_000);
 });
+
+/** How many turns ran more than one workflow run. */
+async function continuedTurns(client: TurnClient, plans: readonly ChaosPlan[]): Promise<number> {
+  const described = await Promise.all(
+    plans.map((p) => client.client.workflow.getHandle(p.turnId).describe()),
+  );
+  return described.filter((d) => d.runId !== d.raw.workflowExecutionInfo?.firstRunId).length;
+}
 
 /** Every failure names the seed, so the run can be repeated with CHAOS_SEED. */
 async function withSeed(body: () => Promise<void>): Promise<void> {

@@ -28,6 +28,8 @@ export interface ChaosPlan {
   turnId: string;
   model: string;
   steps: ScriptedResponse[];
+  /** Set on every other turn: it continues-as-new (carrying its state) while the kills go on. */
+  continueAsNewAfterEvents?: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export function chaosPlans({
       steps.push({ toolCalls });
     }
     steps.push({ text: `turn ${t} done` });
-    return { turnId, model: `chaos-${t}`, steps };
+    return { turnId, model: `chaos-${t}`, steps, ...(t % 2 === 1 ? { continueAsNewAfterEvents: 40 } : {}) };
   });
 }
 
