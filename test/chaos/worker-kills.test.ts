@@ -6,7 +6,7 @@ import type { TurnResult } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { sleep, uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
-import { type TurnFigures, turnViolations } from './support/chaos-checks';
+import { keyCollisions, type TurnFigures, turnViolations } from './support/chaos-checks';
 import { type ChaosPlan, chaosPlans, mulberry32, serialWorkMs } from './support/chaos-plan';
 import { readLedger } from './support/ledger';
 import { type KillMode, pickVictim } from './support/pick-victim';
@@ -112,7 +112,7 @@ describe('chaos: worker processes killed at random', () => {
       });
 
       const lines = readLedger(ledger);
-      const violations = [...fleetProblems];
+      const violations = [...fleetProblems, ...keyCollisions(lines)];
       const totals: TurnFigures = {
         calls: 0,
         reruns: 0,

@@ -1,5 +1,5 @@
 import type { CallOutcome, Message, TurnResult } from 'durable-turns';
-import { turnViolations } from './chaos-checks';
+import { keyCollisions, turnViolations } from './chaos-checks';
 import { retrySafeTool, unsafeTool } from './chaos-plan';
 import type { LedgerLine } from './ledger';
 
@@ -7,7 +7,7 @@ import type { LedgerLine } from './ledger';
 
 const turnId = 'turn-1';
 
-function run(e: 'begin' | 'end', callId: string, pid: number): LedgerLine {
+function run(e: 'begin' | 'end', callId: string, pid: number): Extract<LedgerLine, { e: typeof e }> {
   return { e, turnId, callId, key: `${turnId}/${callId}`, attempt: 1, pid };
 }
 
@@ -176,6 +176,14 @@ describe('chaos checks', () => {
     const lines = [run('begin', 'a', 1), { ...run('end', 'a', 1), key: 'other' }];
     expect(violations([ok('a', retrySafeTool, 1)], lines)).toEqual([
       expect.stringContaining('ran under different keys'),
+    ]);
+  });
+
+  test('two calls sharing an idempotency key are caught, across turns too', () => {
+    const other = { ...run('begin', 'a', 1), turnId: 'turn-2' };
+    expect(keyCollisions([run('begin', 'a', 1), run('begin', 'b', 1)])).toEqual([]);
+    expect(keyCollisions([run('begin', 'a', 1), other])).toEqual([
+      `key ${turnId}/a is shared by turn-1 a, turn-2 a`,
     ]);
   });
 });

@@ -74,6 +74,18 @@ export function turnViolations({ result, lines }: { result: TurnResult; lines: r
   return { violations, figures };
 }
 
+/** Idempotency keys are injective: two different calls (in any turns) never share one. */
+export function keyCollisions(lines: readonly LedgerLine[]): string[] {
+  const owners = new Map<string, Set<string>>();
+  for (const line of lines) {
+    if (line.e !== 'begin' && line.e !== 'end') continue;
+    owners.set(line.key, (owners.get(line.key) ?? new Set()).add(`${line.turnId} ${line.callId}`));
+  }
+  return [...owners]
+    .filter(([, calls]) => calls.size > 1)
+    .map(([key, calls]) => `key ${key} is shared by ${[...calls].join(', ')}`);
+}
+
 function callProblems({
   output,
   runs,
