@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -26,11 +26,15 @@ const killModes: KillMode[] = ['in-flight', 'just-finished', 'streaming'];
 
 const seed = Number(process.env.CHAOS_SEED) || Math.floor(Math.random() * 2 ** 31);
 
+/** Kept after a failing run: its ledger and plans are the evidence. */
+const dir = mkdtempSync(path.join(os.tmpdir(), 'chaos-'));
+let passed = false;
 let connection: Connection | undefined;
 let fleet: WorkerFleet | undefined;
 afterAll(async () => {
   fleet?.stopAll();
   await connection?.close();
+  if (passed) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('chaos: worker processes killed at random', () => {
@@ -39,7 +43,6 @@ describe('chaos: worker processes killed at random', () => {
       const random = mulberry32(seed);
       const between = (lo: number, hi: number) => lo + random() * (hi - lo);
       const { address, namespace } = testTemporal();
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'chaos-'));
       const ledger = path.join(dir, 'ledger.jsonl');
       const plansFile = path.join(dir, 'plans.json');
       const taskQueue = `chaos-${process.pid}-${seed}`;
@@ -139,6 +142,7 @@ describe('chaos: worker processes killed at random', () => {
       // A run that killed nothing proves nothing.
       expect(running.kills).toBeGreaterThan(0);
       expect(violations).toEqual([]);
+      passed = true;
     });
   }, 240_000);
 });
@@ -158,7 +162,7 @@ async function withSeed(body: () => Promise<void>): Promise<void> {
   } catch (error) {
     if (error instanceof Error) {
       // Jest prints the stack, which copied the message when the error was made: tag both.
-      const tagged = `CHAOS_SEED=${seed}: ${error.message}`;
+      const tagged = `CHAOS_SEED=${seed} (ledger and plans in ${dir}): ${error.message}`;
       error.stack = error.stack?.replace(error.message, tagged);
       error.message = tagged;
     }
