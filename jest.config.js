@@ -9,6 +9,7 @@ const esmOnly = ['ai', '@ai-sdk', '@openai', 'eventsource-parser', '@standard-sc
 const needsTemporal = [
   '<rootDir>/test/temporal/',
   '<rootDir>/test/conformance/temporal.test.ts',
+  '<rootDir>/test/fuzz/provider-fuzz-temporal.test.ts',
   '<rootDir>/devserver/ensure-temporal.test.ts',
   '<rootDir>/devserver/start-dev-server.test.ts',
 ];
