@@ -1,6 +1,6 @@
 import { temporal } from '@temporalio/proto';
 import { createModel, retryPolicySchema } from 'durable-turns';
-import type { TurnClient } from 'durable-turns/client';
+import type { TurnClient, TurnHandle } from 'durable-turns/client';
 import { z } from 'zod';
 import { TemporalKit } from '../temporal/support/kit';
 import { fuzzSeed } from './fuzz-seed';
@@ -25,10 +25,13 @@ const modelRetry = retryPolicySchema.parse({
 const heartbeatTimeoutMs = 5_000;
 
 /**
- * What a stuck turn was doing, for the failure's investigation: its pending activities and the
- * last events of its history (the turn is cancelled right after).
+ * What a stuck turn was doing, for the failure's investigation: what the fuzz server answered it,
+ * its pending activities and the last events of its history.
  */
-async function stuckTurnReport(client: TurnClient, turnId: string): Promise<string> {
+async function stuckTurnReport(client: TurnClient, server: FuzzServer, turnId: string): Promise<string> {
+  const served = server
+    .served(turnId)
+    .map((r) => `#${r.responseIndex} ${r.scripted ? r.reply.label : 'closing answer'}`);
   const handle = client.client.workflow.getHandle(turnId);
   const [description, history] = await Promise.all([handle.describe(), handle.fetchHistory()]);
   const pending = (description.raw.pendingActivities ?? []).map(
@@ -41,10 +44,28 @@ async function stuckTurnReport(client: TurnClient, turnId: string): Promise<stri
   });
   return [
     `stuck turn ${turnId}: ${description.status.name}, ${history.events?.length ?? 0} events`,
+    `  served so far: ${served.join(', ') || 'nothing'}`,
     `  pending activities: ${pending.join('; ') || 'none'}`,
     ...events.map((e) => `  ${e}`),
   ].join('\n');
 }
+
+/** Slow or stuck: whether the turn still ends within a grace period past its bound (it is cancelled if not). */
+async function lateEnd(turn: TurnHandle): Promise<string> {
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    turn.result().then((r) => `it ended ${r.status} ${Date.now() - started} ms past its bound`),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), stuckGraceMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (ended) return ended;
+  await turn.cancel().catch(() => {});
+  return `still running ${stuckGraceMs} ms past its bound; cancelled`;
+}
+const stuckGraceMs = 20_000;
 
 /** Problems owned elsewhere, counted instead of failed (see `KnownGap`). None today. */
 const knownGaps: readonly KnownGap[] = [];
@@ -95,15 +116,15 @@ describe(`the provider path on Temporal under fuzzed streams (FUZZ_SEED=${seed})
             modelRetry,
             timing: { heartbeatTimeoutMs },
           });
-          // A stuck turn is reported, then cancelled so the worker can shut down at the end of the run.
+          // A stuck turn is reported, given a grace period (slow or stuck?), then cancelled so the
+          // worker can shut down at the end of the run.
           signal.addEventListener(
             'abort',
             () => {
-              const report = stuckTurnReport(client, fuzzCase.turnId).catch(
-                (e: unknown) => `report failed: ${e}`,
-              );
+              const report = stuckTurnReport(client, server, fuzzCase.turnId)
+                .then(async (text) => `${text}\n  afterwards: ${await lateEnd(turn)}`)
+                .catch((e: unknown) => `report failed: ${e}`);
               reports.push(report);
-              void report.then(() => turn.cancel()).catch(() => {});
             },
             { once: true },
           );
