@@ -10,6 +10,7 @@ const needsTemporal = [
   '<rootDir>/test/temporal/',
   '<rootDir>/test/chaos/worker-kills.test.ts',
   '<rootDir>/test/conformance/temporal.test.ts',
+  '<rootDir>/test/fuzz/provider-fuzz-temporal.test.ts',
   '<rootDir>/devserver/ensure-temporal.test.ts',
   '<rootDir>/devserver/start-dev-server.test.ts',
 ];

@@ -97,12 +97,19 @@ export function assertFuzzTurn({
   if (problems.length > 0) throw new Error(describeFuzzFailure(fuzzCase, problems));
 }
 
-export function describeFuzzFailure(fuzzCase: FuzzCase, problems: readonly string[]): string {
+/** How to run a seed again, by default the in-process fuzz. */
+export const inProcessReplay = 'npx jest test/fuzz --selectProjects unit';
+
+export function describeFuzzFailure(
+  fuzzCase: FuzzCase,
+  problems: readonly string[],
+  replay = inProcessReplay,
+): string {
   const replies = fuzzCase.replies.map((r) => r.label).join(', ');
   return [
     `FUZZ_SEED=${fuzzCase.seed} case #${fuzzCase.index} (${fuzzCase.turnId}; replies: ${replies}):`,
     ...problems.map((p) => `  - ${p.length > 600 ? `${p.slice(0, 600)}…` : p}`),
-    `  replay: FUZZ_SEED=${fuzzCase.seed} npx jest test/fuzz --selectProjects unit`,
+    `  replay: FUZZ_SEED=${fuzzCase.seed} ${replay}`,
   ].join('\n');
 }
 

@@ -24,9 +24,10 @@ export interface FuzzRun {
 }
 
 /**
- * Drives `count` fuzz turns one after another through `runTurn` — any executor: it only has to
- * run the case's turn with the fuzz tools and a model pointed at `server`, using `modelRetry` —
- * and checks each with the same assertions, bounded by a timeout derived from the retry policy.
+ * Drives `count` fuzz turns through `runTurn` — any executor: it only has to run the case's turn
+ * with the fuzz tools and a model pointed at `server`, using `modelRetry` — `concurrency` at a
+ * time (default one after another), and checks each with the same assertions, bounded by a
+ * timeout derived from the retry policy. Failures are listed in case order.
  */
 export async function runFuzz({
   seed,
@@ -35,6 +36,8 @@ export async function runFuzz({
   modelRetry,
   runTurn,
   knownGaps = [],
+  concurrency = 1,
+  replay,
 }: {
   seed: number;
   count: number;
@@ -42,12 +45,16 @@ export async function runFuzz({
   modelRetry: RetryPolicy;
   runTurn: (fuzzCase: FuzzCase, signal: AbortSignal) => Promise<TurnResult>;
   knownGaps?: readonly KnownGap[];
+  /** How many turns run at once (the server routes each request to its turn). */
+  concurrency?: number;
+  /** The command that runs this fuzz again, for the failure messages (default: the in-process one). */
+  replay?: string;
 }): Promise<FuzzRun> {
-  const failures: string[] = [];
+  const failures: { index: number; message: string }[] = [];
   const outcomes = new Map<string, number>();
   const tally = (key: string) => outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
   const started = Date.now();
-  for (const fuzzCase of fuzzCases(seed, count)) {
+  const runCase = async (fuzzCase: FuzzCase): Promise<void> => {
     server.register(fuzzCase);
     const outcome = await runBounded(
       (signal) => runTurn(fuzzCase, signal),
@@ -78,12 +85,19 @@ export async function runFuzz({
       ];
     }
 
-    if (problems.length === 0) continue;
+    if (problems.length === 0) return;
     const open = problems.filter((p) => !knownGaps.some((gap) => gap.covers(p, fuzzCase)));
     if (open.length === 0) tally('case failing only on known gaps');
-    else failures.push(describeFuzzFailure(fuzzCase, open));
-  }
-  return { failures, outcomes, elapsedMs: Date.now() - started };
+    else failures.push({ index: fuzzCase.index, message: describeFuzzFailure(fuzzCase, open, replay) });
+  };
+  // Each lane takes the next case when its turn ends; the generator is shared, so no case runs twice.
+  const cases = fuzzCases(seed, count);
+  const lane = async () => {
+    for (let next = cases.next(); !next.done; next = cases.next()) await runCase(next.value);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+  failures.sort((a, b) => a.index - b.index);
+  return { failures: failures.map((f) => f.message), outcomes, elapsedMs: Date.now() - started };
 }
 
 type Bounded =
