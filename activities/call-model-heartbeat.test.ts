@@ -1,6 +1,8 @@
 import { asyncLocalStorage, Context, type Info } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { noopMetricMeter } from '@temporalio/common/lib/metrics';
+import { modelFailedType } from '../contract/activities';
 import { ToolHealthRegistry, ToolRegistry } from '../core';
 import { scriptedModel } from '../models';
 import { createActivities } from './create-activities';
@@ -61,3 +63,41 @@ test('the model activity heartbeats while it waits for its transcript query', as
   expect(during.length).toBeGreaterThanOrEqual(3);
   expect(Math.max(...gaps)).toBeLessThan(heartbeatTimeoutMs);
 });
+
+test('a transcript query that is never answered fails the attempt as transient, not after the request timeout', async () => {
+  const client = {
+    workflow: { getHandle: () => ({ query: () => new Promise(() => {}) }) },
+  } as unknown as Client;
+  const info = { activityId: '1', attempt: 1, heartbeatTimeoutMs: 400 } as unknown as Info;
+  const ctx = new Context(
+    info,
+    new Promise<never>(() => {}),
+    new AbortController().signal,
+    () => {},
+    client,
+    quiet,
+    noopMetricMeter,
+    { details: undefined },
+  );
+  const activities = createActivities({
+    registry: new ToolRegistry([]),
+    models: new Map([['scripted', scriptedModel([{ text: 'hi' }])]]),
+    hooks: [],
+    observers: [],
+    health: new ToolHealthRegistry({ now: Date.now }),
+  });
+  const started = Date.now();
+  const failure = await asyncLocalStorage
+    .run(ctx, () =>
+      activities.callModel({ turnId: 't', workflowId: 't', responseIndex: 0, model: 'scripted' }),
+    )
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  expect(failure).toBeInstanceOf(ApplicationFailure);
+  expect(failure).toMatchObject({ type: modelFailedType, nonRetryable: false });
+  expect(String((failure as Error).message)).toMatch(/transcript from its workflow took longer than 5000 ms/);
+  // It waited for the deadline (max(5 s, the heartbeat timeout)), not for the request's own timeout.
+  expect(Date.now() - started).toBeGreaterThanOrEqual(5_000);
+}, 20_000);

@@ -167,16 +167,27 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     // an abort: the worker's native connection does not abort calls; an Update left waiting is
     // still answered once another worker takes the workflow task.)
     const untilCancelled = <R>(fn: () => Promise<R>) => Promise.race([fn(), ctx.cancelled]);
-    const request = await readModelRequest({
-      workflowId,
-      transcripts,
-      query: (known) =>
-        untilCancelled(() =>
-          known
-            ? workflow.query(modelRequestQuery, responseIndex, known)
-            : workflow.query(modelRequestQuery, responseIndex),
-        ),
-    });
+    // A query normally takes milliseconds; one left unanswered must not hold the attempt until
+    // the request's own timeout (minutes): past this it fails as transient, and the engine retries.
+    const readTimeoutMs = Math.max(5_000, ctx.info.heartbeatTimeoutMs ?? 0);
+    const request = await withDeadline(
+      readModelRequest({
+        workflowId,
+        transcripts,
+        query: (known) =>
+          untilCancelled(() =>
+            known
+              ? workflow.query(modelRequestQuery, responseIndex, known)
+              : workflow.query(modelRequestQuery, responseIndex),
+          ),
+      }),
+      readTimeoutMs,
+      () =>
+        ApplicationFailure.create({
+          message: `reading turn ${turnId}'s transcript from its workflow took longer than ${readTimeoutMs} ms`,
+          type: modelFailedType,
+        }),
+    );
     if (!request)
       throw ApplicationFailure.nonRetryable(
         `turn ${turnId} is no longer waiting for response ${responseIndex}`,
@@ -267,6 +278,15 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       throw error;
     }
   }
+}
+
+/** `work`, or the error `failure` makes once `ms` pass first. */
+function withDeadline<T>(work: Promise<T>, ms: number, failure: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(failure()), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
