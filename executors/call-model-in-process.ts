@@ -84,21 +84,22 @@ export async function callModelInProcess({
       kind: 'model-failed',
       responseIndex: op.responseIndex,
       attempt: op.attempt,
-      error: failureOf(error),
+      // A request cut off by its own timeout is transient: another attempt may well go through.
+      error:
+        abort.signal.reason === timedOut ? { message: timedOut.message, retryable: true } : failureOf(error),
     };
   } finally {
     host.timers.clearTimeout(timer);
     signal?.removeEventListener('abort', onCancel);
   }
+}
 
-  function failureOf(error: unknown): ModelFailure {
-    if (abort.signal.reason === timedOut) return { message: timedOut.message, retryable: true };
-    if (!ModelError.isInstance(error))
-      return { message: describeThrown(error, 'the model').message, retryable: false };
-    return {
-      message: error.message,
-      retryable: error.retryable,
-      ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
-    };
-  }
+function failureOf(error: unknown): ModelFailure {
+  if (!ModelError.isInstance(error))
+    return { message: describeThrown(error, 'the model').message, retryable: false };
+  return {
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+  };
 }

@@ -44,7 +44,9 @@ export async function driveTurn({
   const feed = async () => {
     if (queue.length === 0) return;
     const now = timers.now();
-    const entries = queue.splice(0).flatMap((event) => feedHostEvent(engine, event, now));
+    const events = queue.splice(0);
+    const entries = events.length === 1 ? feedHostEvent(engine, events[0] as HostEvent, now) : [];
+    if (events.length > 1) for (const event of events) entries.push(...feedHostEvent(engine, event, now));
     await writer.append(entries);
   };
   // A call complete in the stream is accepted at once and starts if dispatch allows it (parallel

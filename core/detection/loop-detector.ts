@@ -112,23 +112,25 @@ export class LoopDetector {
     const cycle = this.trailingCycle();
 
     const own = this.thresholdsFor(attempt.toolName);
-    const repeat = verdict({
-      count,
-      thresholds: own,
-      // A window of nothing but this one call stops the turn, whatever stopAfter says.
-      fillsWindow: count >= this.config.window,
-      describe: () =>
-        `${attempt.toolName} was called ${count} times with the same arguments and returned the same result each time`,
-    });
-    const cyclic = cycle
-      ? verdict({
-          count: cycle.repetitions,
-          thresholds: this.config,
-          fillsWindow: cycle.length >= this.config.window,
-          describe: () =>
+    // Levels first, words only for a verdict that speaks: this runs for every attempt.
+    const repeatLevel = level(count, own, count >= this.config.window);
+    const cycleLevel = cycle
+      ? level(cycle.repetitions, this.config, cycle.length >= this.config.window)
+      : 'ok';
+    const repeat =
+      repeatLevel === 'ok'
+        ? ok
+        : verdict(
+            repeatLevel,
+            `${attempt.toolName} was called ${count} times with the same arguments and returned the same result each time`,
+          );
+    const cyclic =
+      !cycle || cycleLevel === 'ok'
+        ? ok
+        : verdict(
+            cycleLevel,
             `the same ${cycle.period} calls have repeated ${cycle.repetitions} times in a row with the same results`,
-        })
-      : ok;
+          );
     if (repeat.kind === 'stop') return repeat;
     if (cyclic.kind === 'stop') return cyclic;
     if (repeat.kind === 'warn') return repeat;
@@ -219,25 +221,20 @@ export class LoopDetector {
 
 const ok: LoopVerdict = { kind: 'ok' };
 
-function verdict({
-  count,
-  thresholds,
-  fillsWindow,
-  describe,
-}: {
-  count: number;
-  thresholds: { warnAfter: number; stopAfter: number };
-  fillsWindow: boolean;
-  describe: () => string;
-}): LoopVerdict {
-  if (count >= thresholds.stopAfter || fillsWindow) {
-    return { kind: 'stop', message: `loop detected: ${describe()}` };
-  }
-  if (count >= thresholds.warnAfter) {
-    return {
-      kind: 'warn',
-      message: `[loop warning] ${describe()}. Use what you already have or try a different approach; repeating it again will stop the turn.`,
-    };
-  }
-  return ok;
+/** Where a count stands against its thresholds; a window of nothing but one call or cycle stops. */
+function level(
+  count: number,
+  thresholds: { warnAfter: number; stopAfter: number },
+  fillsWindow: boolean,
+): 'ok' | 'warn' | 'stop' {
+  if (count >= thresholds.stopAfter || fillsWindow) return 'stop';
+  return count >= thresholds.warnAfter ? 'warn' : 'ok';
+}
+
+function verdict(kind: 'warn' | 'stop', what: string): LoopVerdict {
+  if (kind === 'stop') return { kind, message: `loop detected: ${what}` };
+  return {
+    kind,
+    message: `[loop warning] ${what}. Use what you already have or try a different approach; repeating it again will stop the turn.`,
+  };
 }

@@ -31,21 +31,39 @@ export type HostEvent =
 
 /** Feeds one host event to the engine; returns the entries to persist. */
 export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number): JournalEntry[] {
+  // Arguments written out rather than spread from the event: this runs for every attempt of every
+  // call, and object spread is slow in V8.
   switch (event.kind) {
     case 'call-streamed':
       return engine.onCallStreamed(event);
     case 'model-responded':
       return engine.onModelResponded(event.response);
     case 'model-failed':
-      return engine.onModelFailed({ ...event, now });
+      return engine.onModelFailed({
+        responseIndex: event.responseIndex,
+        attempt: event.attempt,
+        error: event.error,
+        now,
+      });
     case 'attempt-finished':
-      return engine.onToolAttemptFinished({ ...event, now });
+      return engine.onToolAttemptFinished({
+        toolCallId: event.toolCallId,
+        attempt: event.attempt,
+        result: event.result,
+        durationMs: event.durationMs,
+        now,
+      });
     case 'attempt-lost':
       return engine.onToolAttemptLost(event);
     case 'attempt-cancelled':
-      return engine.onToolAttemptCancelled({ ...event, now });
+      return engine.onToolAttemptCancelled({ toolCallId: event.toolCallId, attempt: event.attempt, now });
     case 'attempt-failed':
-      return engine.onToolAttemptFailed({ ...event, now });
+      return engine.onToolAttemptFailed({
+        toolCallId: event.toolCallId,
+        attempt: event.attempt,
+        message: event.message,
+        now,
+      });
     case 'approval':
       return engine.onApproval(event);
     case 'cancel':

@@ -50,46 +50,72 @@ const timeoutReason = Symbol('timeout');
 export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unknown): Promise<Executed> {
   const { call, timers } = args;
   const timeoutMs = args.timeoutMs ?? call.policy.timeoutMs;
-  const outer = args.signal;
-  // One signal per attempt, made when the tool first reads it or turns out to be asynchronous:
-  // the host's signal and the timer abort it, and it is unlinked from the host's when the attempt
-  // ends (a finished call's signal never fires on a later cancel). A synchronous tool that never
-  // looks at it costs no controller, listener or timer — this runs thousands of times a turn.
-  let controller: AbortController | undefined;
-  let unsubscribeOuter: (() => void) | undefined;
-  let timer: unknown;
-  const attemptSignal = (): AbortSignal => {
-    if (controller) return controller.signal;
-    const own = new AbortController();
-    controller = own;
-    if (outer) unsubscribeOuter = onAbort(outer, () => own.abort(outer.reason));
-    if (timeoutMs !== undefined) timer = timers.setTimeout(() => own.abort(timeoutReason), timeoutMs);
-    return own.signal;
-  };
+  const ctx = new AttemptContext(args, timeoutMs);
   let value: unknown;
   try {
-    value = tool.execute(input, {
-      turnId: args.turnId,
-      toolCallId: call.toolCallId,
-      idempotencyKey:
-        args.idempotencyKey ?? toolCallKey({ revision: 1, turnId: args.turnId, toolCallId: call.toolCallId }),
-      attempt: args.attempt,
-      get signal() {
-        return attemptSignal();
-      },
-      heartbeat: args.heartbeat ?? noop,
-    });
+    value = tool.execute(input, ctx);
     // A synchronous result needs no race: nothing can abort it while it runs.
     if (isThenable(value)) {
-      value = await untilSettled(value, attemptSignal(), timers, args.cancelGraceMs ?? defaultCancelGraceMs);
+      value = await untilSettled(value, ctx.signal, timers, args.cancelGraceMs ?? defaultCancelGraceMs);
     }
   } catch (error) {
-    return failed(error, controller?.signal, outer, call.toolName, timeoutMs);
+    return failed(error, ctx.made, args.signal, call.toolName, timeoutMs);
   } finally {
-    unsubscribeOuter?.();
-    if (timer !== undefined) clearQuietly(timers, timer);
+    ctx.release();
   }
   return { result: okOutput(value), timedOut: false };
+}
+
+/**
+ * The `ctx` a tool gets. Its signal is the attempt's own, made when the tool first reads it or
+ * turns out to be asynchronous: the host's signal and the timer abort it, and it is unlinked from
+ * the host's when the attempt ends (a finished call's signal never fires on a later cancel). A
+ * synchronous tool that never looks at it costs no controller, listener or timer; a class, so
+ * nothing is allocated per attempt beyond the instance — this runs thousands of times a turn.
+ */
+class AttemptContext {
+  readonly turnId: string;
+  readonly toolCallId: string;
+  readonly idempotencyKey: string;
+  readonly attempt: number;
+  readonly heartbeat: (details?: unknown) => void;
+  private controller?: AbortController;
+  private unsubscribe?: () => void;
+  private timer?: unknown;
+
+  constructor(
+    private readonly args: ExecuteArgs,
+    private readonly timeoutMs: number | undefined,
+  ) {
+    this.turnId = args.turnId;
+    this.toolCallId = args.call.toolCallId;
+    this.idempotencyKey =
+      args.idempotencyKey ??
+      toolCallKey({ revision: 1, turnId: args.turnId, toolCallId: args.call.toolCallId });
+    this.attempt = args.attempt;
+    this.heartbeat = args.heartbeat ?? noop;
+  }
+
+  get signal(): AbortSignal {
+    if (this.controller) return this.controller.signal;
+    const own = new AbortController();
+    this.controller = own;
+    const outer = this.args.signal;
+    if (outer) this.unsubscribe = onAbort(outer, () => own.abort(outer.reason));
+    if (this.timeoutMs !== undefined)
+      this.timer = this.args.timers.setTimeout(() => own.abort(timeoutReason), this.timeoutMs);
+    return own.signal;
+  }
+
+  /** The signal, if the attempt made one. */
+  get made(): AbortSignal | undefined {
+    return this.controller?.signal;
+  }
+
+  release(): void {
+    this.unsubscribe?.();
+    if (this.timer !== undefined) clearQuietly(this.args.timers, this.timer);
+  }
 }
 
 function okOutput(value: unknown): AttemptResult {

@@ -113,6 +113,19 @@ export function edgeCases(harness: ConformanceHarness): void {
       );
     });
 
+    test('a model request that never answers ends at the turn’s model timeout, is tried again, then fails naming it', async () => {
+      const result = await runSpec(harness, {
+        turnId: uniqueTurnId('model-hang'),
+        input: 'go',
+        tools: [echo],
+        timeouts: { modelMs: 500 },
+        modelRetry: { maxAttempts: 2, initialDelayMs: 20 },
+        model: scriptedModel([{ parts: [{ type: 'text-delta', delta: 'never', delayMs: 600_000 }] }]),
+      });
+      expect(result.status).toBe('failed');
+      expect(result.reason).toMatch(/^model request 0 failed after 2 attempts: .*time(d out|out)/i);
+    });
+
     test('arguments over maxArgumentBytes give that call an error output, keep them out of the transcript, and the turn goes on', async () => {
       const big = 'x'.repeat(1024 * 1024);
       const result = await (
