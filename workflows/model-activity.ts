@@ -4,6 +4,7 @@ import {
   ApplicationFailure,
   isCancellation,
   proxyActivities,
+  TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
 import { modelRejectedType, type TurnActivities } from '../contract/activities';
@@ -78,6 +79,8 @@ export class ModelActivity {
     // shutting-down worker, a transient provider failure) is worth another attempt.
     if (cause instanceof ApplicationFailure && (cause.type === modelRejectedType || cause.nonRetryable))
       return { message, retryable: false };
+    // Timed out: its worker died or stopped heartbeating — the host was lost, not the provider.
+    if (cause instanceof TimeoutFailure) return { message, retryable: true, lost: true };
     const retryAfterMs = cause instanceof ApplicationFailure ? retryAfterOf(cause.details) : undefined;
     return { message, retryable: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   }

@@ -333,6 +333,40 @@ describe('TurnEngine transitions', () => {
     });
   });
 
+  it('a request whose host was lost after calls were accepted leaves the same partial response as a crash', () => {
+    const streamed = (engine: TurnEngine) => {
+      engine.next(0);
+      const call = buildModelResponse({
+        collected: {
+          parts: [],
+          calls: [{ toolCallId: 'a', toolName: 'read', input: '{"path":"a"}' }],
+          usage: { inputTokens: 0, outputTokens: 0 },
+          finishReason: 'unknown',
+          complete: false,
+        },
+        registry,
+        responseIndex: 0,
+      }).calls[0];
+      if (!call) throw new Error('no call');
+      engine.onCallStreamed({ responseIndex: 0, call });
+    };
+    const lost = start().engine;
+    streamed(lost);
+    lost.onModelFailed({
+      responseIndex: 0,
+      attempt: 1,
+      error: { message: 'activity Heartbeat timeout', retryable: true, lost: true },
+      now: 1,
+    });
+    const crashed = start().engine;
+    streamed(crashed);
+    crashed.onResume();
+    expect(lost.view.messages.at(-1)).toEqual(crashed.view.messages.at(-1));
+    expect(lost.view.messages.at(-1)).toMatchObject({
+      partial: { reason: 'the host was lost while the response streamed' },
+    });
+  });
+
   it('gives every start the turn’s default tool timeout when the tool sets none', () => {
     const { engine } = start({ timeouts: { toolMs: 1234 } });
     engine.next(0);

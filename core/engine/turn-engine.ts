@@ -52,7 +52,15 @@ export interface ModelFailure {
   retryable: boolean;
   /** The provider asked to wait this long (Retry-After). */
   retryAfterMs?: number;
+  /**
+   * The request's host was lost (its worker died or stopped heartbeating), as opposed to the
+   * provider failing: then the words are those of a host lost after a crash, on every executor.
+   */
+  lost?: boolean;
 }
+
+/** What a response cut off by its host's loss says, after a crash in process or a lost worker. */
+const hostLostMidStream = 'the host was lost while the response streamed';
 
 /** A call waiting for a person's decision, as operators and approvers see it. */
 export interface ApprovalRequest {
@@ -276,7 +284,9 @@ export class TurnEngine {
     if (state.finished || !state.modelInFlight || responseIndex !== state.responseIndex) return [];
     if (attempt !== state.modelFailures + 1) return [];
     if (state.batch?.streamOpen && state.batch.calls.length > 0) {
-      return this.onModelResponded(this.partialResponse(`the response stream broke: ${error.message}`));
+      return this.onModelResponded(
+        this.partialResponse(error.lost ? hostLostMidStream : `the response stream broke: ${error.message}`),
+      );
     }
     const policy = state.config.modelRetry;
     const retry = error.retryable && attempt < policy.maxAttempts && !state.halt;
@@ -470,9 +480,7 @@ export class TurnEngine {
     if (this.state.batch?.streamOpen) {
       // The host died mid-stream. Asking again could bring a different set of calls: the accepted
       // ones stand, as a partial response, and the turn carries on from them.
-      entries.push(
-        ...this.onModelResponded(this.partialResponse('the host was lost while the response streamed')),
-      );
+      entries.push(...this.onModelResponded(this.partialResponse(hostLostMidStream)));
     }
     for (const call of this.state.batch?.calls ?? []) {
       if (call.phase !== 'running') continue;

@@ -113,12 +113,16 @@ test('a host killed mid-wave leaves the same transcript on both executors', asyn
   });
   // Both slow calls running, both fast ones recorded: then the worker dies.
   await pollFor(
-    'the slow calls running and the fast ones done',
+    'the response recorded, the slow calls running and the fast ones done',
     async () => {
       const ran = ledgerIds(ledger);
-      const calls = (await turn.state()).calls;
-      const done = calls.filter((c) => c.status === 'ok').map((c) => c.toolCallId);
-      return ran.includes(slowSafeId) && ran.includes(slowUnsafeId) && done.length === 2 ? true : undefined;
+      const state = await turn.state();
+      const done = state.calls.filter((c) => c.status === 'ok').map((c) => c.toolCallId);
+      // The response recorded whole, as in process (a worker lost mid-stream is another crash).
+      const responded = state.responseIndex === 1;
+      return responded && ran.includes(slowSafeId) && ran.includes(slowUnsafeId) && done.length === 2
+        ? true
+        : undefined;
     },
     { timeoutMs: 30_000 },
   );

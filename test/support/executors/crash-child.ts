@@ -1,8 +1,8 @@
 /**
  * A host that dies mid-wave, for resume.test.ts: `tsx crash-child.ts <sqlite file> <ledger> <turnId>`.
  * It runs the crash turn (see crash-turn.ts) on a SqliteJournal as owner `crashed-host` and prints
- * `READY <pid>` once both slow calls have started and both fast calls' outcomes are durable in the
- * journal. The slow calls then sleep for minutes: the parent SIGKILLs `<pid>` long before.
+ * `READY <pid>` once the response is recorded, both slow calls have started and both fast calls'
+ * outcomes are durable in the journal. The slow calls then sleep for minutes: the parent SIGKILLs `<pid>` long before.
  */
 import { InProcessExecutor, type JournalEntry } from 'durable-turns';
 import { SqliteJournal } from '../../../executors/journal/sqlite-journal';
@@ -13,12 +13,19 @@ async function main([path, ledger, turnId]: string[]): Promise<void> {
   const slowStarted = new Set<string>();
   const fastDurable = new Set<string>();
   let announced = false;
+  // The response is recorded whole before the host dies: calls start while it streams, and a
+  // host lost mid-stream leaves a partial response instead (a different crash).
+  let responded = false;
   const announce = () => {
-    if (announced || slowStarted.size < 2 || fastDurable.size < fastIds.length) return;
+    if (announced || !responded || slowStarted.size < 2 || fastDurable.size < fastIds.length) return;
     announced = true;
     process.stdout.write(`READY ${process.pid}\n`);
   };
   const onEntry = ({ entry }: { entry: JournalEntry }) => {
+    if (entry.type === 'model.responded') {
+      responded = true;
+      announce();
+    }
     if (entry.type === 'tool.attempt_finished' && (fastIds as readonly string[]).includes(entry.toolCallId)) {
       fastDurable.add(entry.toolCallId);
       announce();
