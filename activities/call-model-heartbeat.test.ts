@@ -10,6 +10,41 @@ import { createActivities } from './create-activities';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
+/** An activity context whose client answers the transcript query with `query`, and the activities. */
+function modelActivity({
+  heartbeatTimeoutMs,
+  query,
+  onHeartbeat = () => {},
+}: {
+  heartbeatTimeoutMs: number;
+  query: () => Promise<unknown>;
+  onHeartbeat?: () => void;
+}) {
+  const client = { workflow: { getHandle: () => ({ query }) } } as unknown as Client;
+  const info = { activityId: '1', attempt: 1, heartbeatTimeoutMs } as unknown as Info;
+  const ctx = new Context(
+    info,
+    new Promise<never>(() => {}),
+    new AbortController().signal,
+    onHeartbeat,
+    client,
+    quiet,
+    noopMetricMeter,
+    { details: undefined },
+  );
+  const activities = createActivities({
+    registry: new ToolRegistry([]),
+    models: new Map([['scripted', scriptedModel([{ text: 'hi' }])]]),
+    hooks: [],
+    observers: [],
+    health: new ToolHealthRegistry({ now: Date.now }),
+  });
+  return () =>
+    asyncLocalStorage.run(ctx, () =>
+      activities.callModel({ turnId: 't', workflowId: 't', responseIndex: 0, model: 'scripted' }),
+    );
+}
+
 /**
  * The model activity reads its transcript by query before it streams. On a busy server that read
  * can take longer than the heartbeat timeout; an activity silent that long is counted lost and its
@@ -21,41 +56,17 @@ test('the model activity heartbeats while it waits for its transcript query', as
   const beats: number[] = [];
   let queryStarted = 0;
   let queryEnded = 0;
-  const client = {
-    workflow: {
-      getHandle: () => ({
-        query: async () => {
-          queryStarted = Date.now();
-          await sleep(queryMs);
-          queryEnded = Date.now();
-          return null; // the turn no longer waits: the activity ends right after the read
-        },
-      }),
+  const callModel = modelActivity({
+    heartbeatTimeoutMs,
+    onHeartbeat: () => beats.push(Date.now()),
+    query: async () => {
+      queryStarted = Date.now();
+      await sleep(queryMs);
+      queryEnded = Date.now();
+      return null; // the turn no longer waits: the activity ends right after the read
     },
-  } as unknown as Client;
-  const info = { activityId: '1', attempt: 1, heartbeatTimeoutMs } as unknown as Info;
-  const ctx = new Context(
-    info,
-    new Promise<never>(() => {}),
-    new AbortController().signal,
-    () => beats.push(Date.now()),
-    client,
-    quiet,
-    noopMetricMeter,
-    { details: undefined },
-  );
-  const activities = createActivities({
-    registry: new ToolRegistry([]),
-    models: new Map([['scripted', scriptedModel([{ text: 'hi' }])]]),
-    hooks: [],
-    observers: [],
-    health: new ToolHealthRegistry({ now: Date.now }),
   });
-  await expect(
-    asyncLocalStorage.run(ctx, () =>
-      activities.callModel({ turnId: 't', workflowId: 't', responseIndex: 0, model: 'scripted' }),
-    ),
-  ).rejects.toThrow(/no longer waiting/);
+  await expect(callModel()).rejects.toThrow(/no longer waiting/);
   const during = beats.filter((at) => at >= queryStarted && at <= queryEnded);
   // Far more often than the timeout: the longest silence while the query ran stays under it.
   const times = [queryStarted, ...during, queryEnded];
@@ -65,36 +76,12 @@ test('the model activity heartbeats while it waits for its transcript query', as
 });
 
 test('a transcript query that is never answered fails the attempt as transient, not after the request timeout', async () => {
-  const client = {
-    workflow: { getHandle: () => ({ query: () => new Promise(() => {}) }) },
-  } as unknown as Client;
-  const info = { activityId: '1', attempt: 1, heartbeatTimeoutMs: 400 } as unknown as Info;
-  const ctx = new Context(
-    info,
-    new Promise<never>(() => {}),
-    new AbortController().signal,
-    () => {},
-    client,
-    quiet,
-    noopMetricMeter,
-    { details: undefined },
-  );
-  const activities = createActivities({
-    registry: new ToolRegistry([]),
-    models: new Map([['scripted', scriptedModel([{ text: 'hi' }])]]),
-    hooks: [],
-    observers: [],
-    health: new ToolHealthRegistry({ now: Date.now }),
-  });
+  const callModel = modelActivity({ heartbeatTimeoutMs: 400, query: () => new Promise(() => {}) });
   const started = Date.now();
-  const failure = await asyncLocalStorage
-    .run(ctx, () =>
-      activities.callModel({ turnId: 't', workflowId: 't', responseIndex: 0, model: 'scripted' }),
-    )
-    .then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+  const failure = await callModel().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   expect(failure).toBeInstanceOf(ApplicationFailure);
   expect(failure).toMatchObject({ type: modelFailedType, nonRetryable: false });
   expect(String((failure as Error).message)).toMatch(/transcript from its workflow took longer than 5000 ms/);

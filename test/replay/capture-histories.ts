@@ -15,67 +15,20 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
-import { type AnyTool, defineTool, scriptedModel, type TurnModel } from 'durable-turns';
+import { scriptedModel, type TurnModel } from 'durable-turns';
 import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal } from 'durable-turns/devserver';
 import { createTurnWorker } from 'durable-turns/worker';
-import { z } from 'zod';
 import { crashScript } from '../temporal/support/crash-script';
 import { collect, pollFor } from '../temporal/support/poll';
+import { replayTools } from './replay-tools';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const _sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const outDir = path.join(__dirname, 'histories');
 const root = path.join(__dirname, '../..');
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root }).toString().trim();
 
-const work = (ms: number, ctx: { heartbeat(): void; signal: AbortSignal }) =>
-  (async () => {
-    const end = Date.now() + ms;
-    while (Date.now() < end && !ctx.signal.aborted) {
-      ctx.heartbeat();
-      await sleep(Math.min(50, ms));
-    }
-  })();
-
-const read = defineTool({
-  name: 'read_file',
-  description: 'Reads a file',
-  input: z.object({ path: z.string(), ms: z.number().default(50) }),
-  concurrencySafe: true,
-  resources: ({ path }) => [`file:${path}`],
-  execute: async ({ path, ms }, ctx) => {
-    await work(ms, ctx);
-    return `contents of ${path}`;
-  },
-});
-const write = defineTool({
-  name: 'write_file',
-  description: 'Writes a file',
-  input: z.object({ path: z.string() }),
-  resources: ({ path }) => [`file:${path}`],
-  execute: async ({ path }, ctx) => {
-    await work(50, ctx);
-    return `wrote ${path}`;
-  },
-});
-const flaky = defineTool({
-  name: 'flaky',
-  description: 'Fails its first attempt',
-  input: z.object({}),
-  retry: { maxAttempts: 3, initialDelayMs: 300 },
-  execute: (_args, ctx) => {
-    if (ctx.attempt === 1) throw new Error('transient failure');
-    return `worked on attempt ${ctx.attempt}`;
-  },
-});
-const deploy = defineTool({
-  name: 'deploy',
-  description: 'Deploys (needs approval)',
-  input: z.object({ target: z.string() }),
-  requiresApproval: true,
-  execute: ({ target }) => `deployed ${target}`,
-});
-const tools: AnyTool[] = [read, write, flaky, deploy];
+const tools = replayTools;
 
 interface Env {
   native: NativeConnection;

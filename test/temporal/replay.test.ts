@@ -1,9 +1,9 @@
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { defineTool, scriptedModel } from 'durable-turns';
+import { scriptedModel } from 'durable-turns';
 import { turnWorkflowBundle } from 'durable-turns/worker';
-import { z } from 'zod';
-import { sleep, uniqueTurnId } from '../conformance/support';
+import { uniqueTurnId } from '../conformance/support';
+import { replayTools } from '../replay/replay-tools';
 import { TemporalKit } from './support/kit';
 import { collect, pollFor } from './support/poll';
 
@@ -13,60 +13,7 @@ afterAll(() => kit.close());
 
 type History = temporal.api.history.v1.IHistory;
 
-const work = (ms: number, ctx: { heartbeat(): void; signal: AbortSignal }) =>
-  (async () => {
-    const end = Date.now() + ms;
-    while (Date.now() < end && !ctx.signal.aborted) {
-      ctx.heartbeat();
-      await sleep(Math.min(50, ms));
-    }
-    // A tool that stops because of the cancel says so: what it returns is recorded as it is.
-    if (ctx.signal.aborted) throw new Error('stopped by the cancel');
-  })();
-
-const read = defineTool({
-  name: 'read_file',
-  description: 'Reads a file',
-  input: z.object({ path: z.string(), ms: z.number().default(50) }),
-  concurrencySafe: true,
-  resources: ({ path }) => [`file:${path}`],
-  execute: async ({ path, ms }, ctx) => {
-    await work(ms, ctx);
-    return `contents of ${path}`;
-  },
-});
-
-const write = defineTool({
-  name: 'write_file',
-  description: 'Writes a file',
-  input: z.object({ path: z.string() }),
-  resources: ({ path }) => [`file:${path}`],
-  execute: async ({ path }, ctx) => {
-    await work(50, ctx);
-    return `wrote ${path}`;
-  },
-});
-
-const flaky = defineTool({
-  name: 'flaky',
-  description: 'Fails its first attempt',
-  input: z.object({}),
-  retry: { maxAttempts: 3, initialDelayMs: 300 },
-  execute: (_args, ctx) => {
-    if (ctx.attempt === 1) throw new Error('transient failure');
-    return `worked on attempt ${ctx.attempt}`;
-  },
-});
-
-const deploy = defineTool({
-  name: 'deploy',
-  description: 'Deploys (needs approval)',
-  input: z.object({ target: z.string() }),
-  requiresApproval: true,
-  execute: ({ target }) => `deployed ${target}`,
-});
-
-const tools = [read, write, flaky, deploy];
+const tools = replayTools;
 
 /** Replays a run's history against the current workflow code; throws on nondeterminism. */
 async function replay(history: History, workflowId: string): Promise<void> {
