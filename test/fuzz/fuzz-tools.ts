@@ -1,5 +1,6 @@
 import { defineTool } from 'durable-turns';
 import { z } from 'zod';
+import { echoTool } from '../support/echo-tool';
 
 /** The fuzz turns' tools: both always succeed, so any error output is the provider path's doing. */
 export const fuzzReadFile = defineTool({
@@ -12,13 +13,6 @@ export const fuzzReadFile = defineTool({
   execute: ({ path }) => `read ${path.length} characters of path`,
 });
 
-export const fuzzEcho = defineTool({
-  name: 'echo',
-  description: 'Answers with its argument',
-  input: z.object({ n: z.number() }),
-  concurrencySafe: true,
-  retrySafe: true,
-  execute: ({ n }) => `echo ${n}`,
-});
+export const fuzzEcho = echoTool;
 
 export const fuzzTools = [fuzzReadFile, fuzzEcho];
