@@ -1,4 +1,97 @@
-/** durable-turns: core types and tools, the in-process executor, the scripted model. */
-export * from './core';
-export * from './executors';
-export * from './models';
+/**
+ * durable-turns: what a user needs to define tools, run turns in process, keep their journals and
+ * plug in models. Running turns on Temporal is `durable-turns/worker` and `durable-turns/client`; the
+ * embedded dev server is `durable-turns/devserver`; the SQLite journal is `durable-turns/sqlite`.
+ *
+ * The engine's reducers, planners, detectors and hashes are deliberately not exported: they are the
+ * rules both executors share, and they change between releases without notice.
+ */
+
+export type { CallOutcome, TurnOutcome, TurnResult } from './core/engine/turn-outcome';
+export { transcriptProblems } from './core/engine/validate-transcript';
+export {
+  type HealthStatus,
+  type ToolHealthOptions,
+  ToolHealthRegistry,
+  type ToolHealthSnapshot,
+} from './core/health/tool-health-registry';
+// Hooks, observers, tool health
+export type {
+  HookErrorPolicy,
+  PostToolDecision,
+  PreToolDecision,
+  ToolHookContext,
+  TurnHooks,
+} from './core/hooks/turn-hooks';
+export type { ModelDeltaEvent, ToolPostEvent, ToolPreEvent, TurnObserver } from './core/hooks/turn-observer';
+// Models
+export type { ModelError, ModelRequest, ModelStreamPart, ToolSpec, TurnModel } from './core/model/turn-model';
+export {
+  isTranscriptEvent,
+  type JournalEntry,
+  journalEntrySchema,
+  type TranscriptEvent,
+} from './core/schema/journal-entry';
+// Turns: input, configuration, outcome
+export {
+  type AssistantMessage,
+  type Message,
+  messageSchema,
+  type ReasoningPart,
+  type SystemMessage,
+  type TextPart,
+  type ToolCallPart,
+  type ToolMessage,
+  type ToolResultPart,
+  type TurnInput,
+  turnInputSchema,
+  type UserMessage,
+} from './core/schema/messages';
+export type { CallPolicy, PreparedCall } from './core/schema/prepared-call';
+export { type RetryPolicy, type RetryPolicyInput, retryPolicySchema } from './core/schema/retry-policy';
+export {
+  renderToolOutput,
+  type ToolOutput,
+  type ToolOutputStatus,
+  toolOutputSchema,
+  toolOutputStatusSchema,
+} from './core/schema/tool-output';
+export {
+  type ApprovalConfig,
+  type Budget,
+  type ConvergenceConfig,
+  type DetectionConfig,
+  type DispatchConfig,
+  type LimitsConfig,
+  type TimeoutsConfig,
+  type TurnConfig,
+  type TurnConfigInput,
+  turnConfigSchema,
+} from './core/schema/turn-config';
+export { assertTurnId, conversationIdSchema, turnIdSchema } from './core/schema/turn-id';
+export { type HaltReason, type TurnStatus, turnStatusSchema } from './core/schema/turn-status';
+export type { Usage } from './core/schema/usage';
+// Tools
+export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/tools/define-tool';
+export { NonRetryableToolError } from './core/tools/run-tool-attempt';
+// The in-process executor and its journals
+export {
+  InProcessExecutor,
+  type InProcessExecutorOptions,
+  type RunTurnArgs,
+} from './executors/in-process-executor';
+export { JournalError, type JournalErrorCode } from './executors/journal/journal-errors';
+export { MemoryJournal } from './executors/journal/memory-journal';
+export type { JournalSession, OpenJournalArgs, TurnJournal } from './executors/journal/turn-journal';
+export type { Approver } from './executors/turn-host';
+export { type AiSdkModelOptions, aiSdkModel } from './models/ai-sdk-model';
+export { createModel } from './models/create-model';
+export { type ModelConfig, modelConfigSchema, type ResolvedModelConfig } from './models/model-config';
+export {
+  type ScriptedCall,
+  type ScriptedModel,
+  type ScriptedPart,
+  type ScriptedResponse,
+  type ScriptedStep,
+  scriptedModel,
+} from './models/scripted-model';

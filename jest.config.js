@@ -8,6 +8,7 @@ const esmOnly = ['ai', '@ai-sdk', '@openai', 'eventsource-parser', '@standard-sc
  */
 const needsTemporal = [
   '<rootDir>/test/temporal/',
+  '<rootDir>/test/examples/in-code.test.ts',
   '<rootDir>/test/chaos/worker-kills.test.ts',
   '<rootDir>/test/conformance/temporal.test.ts',
   '<rootDir>/test/fuzz/provider-fuzz-temporal.test.ts',
@@ -26,6 +27,7 @@ const shared = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper: {
     '^durable-turns$': '<rootDir>/index.ts',
+    '^durable-turns/sqlite$': '<rootDir>/executors/journal/sqlite-index.ts',
     '^durable-turns/(.*)$': '<rootDir>/$1/index.ts',
   },
 };
@@ -38,7 +40,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/', ...needsTemporal],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/package/', ...needsTemporal],
     },
     {
       ...shared,
@@ -48,6 +50,13 @@ module.exports = {
       // A project's global setup runs only when at least one of its tests is selected.
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',
+    },
+    {
+      ...shared,
+      // Packs the package and installs it into a fresh project: slow (an npm install), no server.
+      displayName: 'package',
+      testMatch: ['<rootDir>/test/package/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },
   ],
 };

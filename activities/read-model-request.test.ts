@@ -1,11 +1,6 @@
-import {
-  InProcessExecutor,
-  isTranscriptEvent,
-  type JournalEntry,
-  scriptedModel,
-  TurnEngine,
-} from 'durable-turns';
+import { InProcessExecutor, isTranscriptEvent, type JournalEntry, scriptedModel } from 'durable-turns';
 import type { KnownTranscript } from '../contract/turn-workflow';
+import { TurnEngine } from '../core';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
 import { packCarried, unpackCarried } from '../workflows/carried-turn';

@@ -8,19 +8,21 @@
  * one tool attempt (runToolAttempt), the journal's appends (MemoryJournal), AbortController setup.
  */
 import {
-  buildModelResponse,
-  type CollectedResponse,
   type JournalEntry,
   MemoryJournal,
   type PreparedCall,
-  runToolAttempt,
   scriptedModel,
-  streamResponse,
   ToolHealthRegistry,
+} from 'durable-turns';
+import {
+  buildModelResponse,
+  type CollectedResponse,
+  runToolAttempt,
   ToolRegistry,
   TurnEngine,
   zeroUsage,
-} from 'durable-turns';
+} from '../core';
+import { streamResponse } from '../models';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 
 const calls = Number(process.env.CALLS ?? 1_000);

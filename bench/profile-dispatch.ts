@@ -13,9 +13,9 @@ import {
   MemoryJournal,
   type OpenJournalArgs,
   scriptedModel,
-  TurnEngine,
   type TurnJournal,
 } from 'durable-turns';
+import { TurnEngine } from '../core';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 
 const calls = Number(process.env.CALLS ?? 1_000);

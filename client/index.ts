@@ -3,5 +3,6 @@ export {
   turnSearchAttributeList,
   turnSearchAttributes,
 } from '../contract/search-attributes';
+export type { CallView, TurnStateView } from '../core/engine/turn-state-view';
 export * from './turn-client';
 export * from './turn-handle';

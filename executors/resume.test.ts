@@ -6,10 +6,10 @@ import {
   InProcessExecutor,
   isTranscriptEvent,
   scriptedModel,
-  TurnEngine,
   transcriptProblems,
 } from 'durable-turns';
 import { z } from 'zod';
+import { TurnEngine } from '../core';
 import { startCrashChild } from '../test/support/executors/crash-child-process';
 import {
   crashedOwner,

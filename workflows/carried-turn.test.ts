@@ -6,10 +6,10 @@ import {
   isTranscriptEvent,
   type JournalEntry,
   scriptedModel,
-  TurnEngine,
 } from 'durable-turns';
 import { z } from 'zod';
 import { packJson } from '../contract/packed-json';
+import { TurnEngine } from '../core';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
 import { type PackedCarry, packCarried, unpackCarried } from './carried-turn';

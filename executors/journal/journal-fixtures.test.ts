@@ -2,14 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import {
-  engineRevision,
-  InProcessExecutor,
-  isTranscriptEvent,
-  TurnEngine,
-  transcriptProblems,
-} from 'durable-turns';
+import { InProcessExecutor, isTranscriptEvent, transcriptProblems } from 'durable-turns';
 import { z } from 'zod';
+import { engineRevision, TurnEngine } from '../../core';
 import {
   crashScript,
   crashTools,

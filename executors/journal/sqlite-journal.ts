@@ -1,8 +1,9 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { JournalEntry } from '../../core';
 import { journalEntrySchema } from '../../core/schema/journal-entry';
 import { JournalError } from './journal-errors';
+import { openSqliteDatabase } from './open-sqlite-database';
 import type { JournalSession, OpenJournalArgs, TurnJournal } from './turn-journal';
 
 export interface SqliteJournalOptions {
@@ -35,7 +36,7 @@ export class SqliteJournal implements TurnJournal {
 
   constructor({ path, now = Date.now }: SqliteJournalOptions) {
     this.now = now;
-    this.db = new Database(path, { timeout: busyTimeoutMs });
+    this.db = openSqliteDatabase({ path, timeoutMs: busyTimeoutMs });
     this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(`

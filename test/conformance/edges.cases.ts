@@ -1,5 +1,6 @@
-import { defineTool, scriptedModel, toolCallKey, transcriptProblems } from 'durable-turns';
+import { defineTool, scriptedModel, transcriptProblems } from 'durable-turns';
 import { z } from 'zod';
+import { toolCallKey } from '../../core';
 import { type ConformanceHarness, runSpec } from './harness';
 import { sleep, uniqueTurnId } from './support';
 

@@ -1,19 +1,14 @@
-import {
-  type AnyTool,
-  buildModelResponse,
-  type HostTimers,
-  type JournalEntry,
-  type ModelRequest,
-  runToolAttempt,
-  streamResponse,
-  ToolRegistry,
-  type TurnConfigInput,
-  TurnEngine,
-  type TurnModel,
-  type TurnOutcome,
-  toolSpecs,
+import type {
+  AnyTool,
+  JournalEntry,
+  ModelRequest,
+  TurnConfigInput,
+  TurnModel,
+  TurnOutcome,
 } from 'durable-turns';
+import { buildModelResponse, type HostTimers, runToolAttempt, ToolRegistry, TurnEngine } from '../../../core';
 import type { JournalSession } from '../../../executors/journal/turn-journal';
+import { streamResponse, toolSpecs } from '../../../models';
 
 export interface StepByStepRun {
   outcome: TurnOutcome;
