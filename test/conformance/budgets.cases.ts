@@ -90,13 +90,23 @@ export function budgetCases(harness: ConformanceHarness): void {
         input: z.object({}),
         execute: () => 'b',
       });
+      // The budget only has to outlast the turn's start (a loaded Temporal can take a second or two
+      // to hand out the first activities); the first wave's tools then run longer than the whole
+      // budget, so it is spent when they finish however late they started.
+      const maxWallTimeMs = 3_000;
       const result = await runSpec(harness, {
         turnId: uniqueTurnId('budget-wall'),
         input: 'go',
         tools: [work, barrier],
-        budget: { maxWallTimeMs: 400 },
+        budget: { maxWallTimeMs },
         model: scriptedModel([
-          { toolCalls: [...calls(2, 600), { id: 'b', name: 'barrier', args: {} }, ...calls(1, 10, 2)] },
+          {
+            toolCalls: [
+              ...calls(2, maxWallTimeMs + 100),
+              { id: 'b', name: 'barrier', args: {} },
+              ...calls(1, 10, 2),
+            ],
+          },
         ]),
       });
       expect(result.status).toBe('budget_exhausted');
