@@ -81,7 +81,12 @@ const warned = new Set<string>();
  * `--no-deprecation` like any other.
  */
 export function warnDeprecatedOnce(message: string): void {
-  if (warned.has(message)) return;
+  if (warned.has(message) || process.noDeprecation) return;
   warned.add(message);
-  process.emitWarning(message, { type: 'DeprecationWarning', code: 'DURABLE_TURNS_ENV' });
+  // Emitted now, not on the next tick as `process.emitWarning` would: a settings error that ends
+  // the process at once would swallow it, and that is when the old name matters most.
+  process.emit(
+    'warning',
+    Object.assign(new Error(message), { name: 'DeprecationWarning', code: 'DURABLE_TURNS_ENV' }),
+  );
 }
