@@ -52,6 +52,49 @@ test('a TEMPORAL_ADDRESS where nothing listens fails within about 5 s, naming th
   expect(Date.now() - startedAt).toBeLessThan(6_000);
 });
 
+test('an address in the selected Temporal CLI profile is used like TEMPORAL_ADDRESS: nothing is started', async () => {
+  const { address, namespace } = testTemporal();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-turns-profile-'));
+  const file = path.join(dir, 'temporal.toml');
+  const lines: string[] = [];
+  try {
+    await fs.writeFile(file, `[profile.shared]\naddress = "${address}"\nnamespace = "${namespace}"\n`);
+    const temporal = await ensureTemporal({
+      searchAttributes: turnSearchAttributeList,
+      env: { TEMPORAL_CONFIG_FILE: file, TEMPORAL_PROFILE: 'shared' },
+      log: (line) => lines.push(line),
+    });
+
+    expect(temporal).toMatchObject({ address, namespace, connectionOptions: { address } });
+    expect(temporal.devServer).toBeUndefined();
+    expect(lines.join('\n')).toContain(
+      `Using the Temporal server from address of profile "shared" in ${file}`,
+    );
+    await temporal.stop();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a profile address where nothing listens fails in time, naming the profile it came from', async () => {
+  const address = `127.0.0.1:${await freePort()}`;
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'durable-turns-profile-'));
+  const file = path.join(dir, 'temporal.toml');
+  try {
+    await fs.writeFile(file, `[profile.default]\naddress = "${address}"\n`);
+    await expect(
+      ensureTemporal({
+        searchAttributes: turnSearchAttributeList,
+        env: { TEMPORAL_CONFIG_FILE: file },
+        connectTimeoutMs: 1_000,
+        log: noLog,
+      }),
+    ).rejects.toThrow(`Could not reach Temporal at ${address} (address of profile "default" in ${file})`);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('a TEMPORAL_ADDRESS held by something that is not Temporal fails in time and leaves no socket open', async () => {
   const accepted = new Set<net.Socket>();
   const impostor = net.createServer((socket) => {

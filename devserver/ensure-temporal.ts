@@ -1,5 +1,7 @@
 import { Connection, type ConnectionOptions, isGrpcServiceError } from '@temporalio/client';
-import { connectionConfigFromEnv, describeConnectionConfig, toConnectionOptions } from './connection-config';
+import { addressOrigin, connectionConfigFromEnv } from './connection-config';
+import { describeConnectionConfig } from './connection-config-describe';
+import { toConnectionOptions } from './connection-config-options';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { errorMessage } from './error-message';
 import { probeHttp2 } from './probe-http2';
@@ -8,13 +10,16 @@ import { type DevServer, type StartDevServerOptions, startDevServer } from './st
 import { TemporalSetupError } from './temporal-setup-error';
 
 export interface EnsureTemporalOptions extends Omit<StartDevServerOptions, 'namespace'> {
-  /** Connection settings (see `connectionConfigFromEnv`) and CLI lookup; defaults to `process.env`. */
+  /**
+   * Connection settings (see `connectionConfigFromEnv`: variables, and the Temporal CLI profile they
+   * select) and CLI lookup; defaults to `process.env`.
+   */
   env?: NodeJS.ProcessEnv;
-  /** How long an existing server (`TEMPORAL_ADDRESS`) gets to answer before we give up. */
+  /** How long an existing server (`TEMPORAL_ADDRESS` or a profile's address) gets to answer. */
   connectTimeoutMs?: number;
 }
 
-/** A Temporal server to use, started here or found through `TEMPORAL_ADDRESS`. */
+/** A Temporal server to use, started here or found through `TEMPORAL_ADDRESS` or a profile. */
 export interface EnsuredTemporal {
   address: string;
   namespace: string;
@@ -28,10 +33,12 @@ export interface EnsuredTemporal {
 }
 
 /**
- * Gives the caller a Temporal server to use. With `TEMPORAL_ADDRESS` set, it starts nothing: it
- * checks that the server answers within `connectTimeoutMs` (a wrong address fails in seconds with
- * the address in the message, never hangs) and that the namespace and search attributes exist.
- * Without it, it finds or builds the Temporal CLI and starts the embedded dev server.
+ * Gives the caller a Temporal server to use. With an address (`TEMPORAL_ADDRESS`, or `address` in
+ * the Temporal CLI profile: a profile that names a server means "use it", as the CLI would), it
+ * starts nothing: it checks that the server answers within `connectTimeoutMs` (a wrong address fails
+ * in seconds naming the address and where it came from, never hangs) and that the namespace and
+ * search attributes exist. Without one, it finds or builds the Temporal CLI and starts the embedded
+ * dev server.
  */
 export async function ensureTemporal({
   env = process.env,
@@ -45,10 +52,12 @@ export async function ensureTemporal({
 
   if (config.address !== undefined) {
     const connectionOptions = await toConnectionOptions(config);
-    log(`Using the Temporal server from TEMPORAL_ADDRESS: ${describeConnectionConfig(config)}`);
+    const origin = addressOrigin({ config });
+    log(`Using the Temporal server from ${origin}: ${describeConnectionConfig(config)}`);
     await checkExistingServer({
       connectionOptions,
       address: config.address,
+      origin,
       namespace: config.namespace,
       timeoutMs: connectTimeoutMs,
       onReady: (connection) =>
@@ -88,12 +97,15 @@ export async function ensureTemporal({
 async function checkExistingServer({
   connectionOptions,
   address,
+  origin,
   namespace,
   timeoutMs,
   onReady,
 }: {
   connectionOptions: ConnectionOptions;
   address: string;
+  /** The variable or profile the address came from. */
+  origin: string;
   namespace: string;
   timeoutMs: number;
   onReady: (connection: Connection) => Promise<void>;
@@ -101,8 +113,8 @@ async function checkExistingServer({
   const deadline = Date.now() + timeoutMs;
   const unreachable = (reason: string, cause?: unknown) =>
     new TemporalSetupError(
-      `Could not reach Temporal at ${address} (TEMPORAL_ADDRESS): ${reason}. ` +
-        'Start that server, fix TEMPORAL_ADDRESS (and its TLS settings), or unset TEMPORAL_ADDRESS to use ' +
+      `Could not reach Temporal at ${address} (${origin}): ${reason}. ` +
+        `Start that server, fix ${origin} (and its TLS settings), or unset it to use ` +
         'the embedded dev server.',
       { cause },
     );
@@ -137,7 +149,7 @@ async function checkExistingServer({
         );
       }
       throw new TemporalSetupError(
-        `The Temporal server at ${address} (TEMPORAL_ADDRESS) did not describe namespace ${namespace}: ` +
+        `The Temporal server at ${address} (${origin}) did not describe namespace ${namespace}: ` +
           `${reasonOf(error)}. Check TEMPORAL_NAMESPACE and the TLS / API key settings.`,
         { cause: error },
       );

@@ -3,13 +3,16 @@
  * with a SQLite file, or use an existing server named by `TEMPORAL_ADDRESS`. Node only.
  */
 export {
+  addressOrigin,
   type ConnectionConfig,
   connectionConfigFromEnv,
   connectionEnvVariables,
-  describeConnectionConfig,
-  type TlsFiles,
-  toConnectionOptions,
+  deprecatedConnectionEnvVariables,
+  type TlsMaterial,
+  type TlsSettings,
 } from './connection-config';
+export { describeConnectionConfig } from './connection-config-describe';
+export { type ResolvedConnectionOptions, toConnectionOptions } from './connection-config-options';
 export { defaultCacheDir } from './default-cache-dir';
 export {
   ensureSearchAttributes,

@@ -1,14 +1,14 @@
 /**
  * A worker process configured from the environment (the same variables as the client and the
  * docker-compose file): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_TURNS_TASK_QUEUE, TLS / API key,
- * and DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent).
+ * or a Temporal CLI profile (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE), and DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent).
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import type { AnyTool, TurnModel } from '../core';
-import { connectionConfigFromEnv, toConnectionOptions } from '../devserver';
+import { addressOrigin, connectionConfigFromEnv, toConnectionOptions } from '../devserver';
 import { createTurnWorker } from './create-turn-worker';
 
 interface AgentModule {
@@ -32,16 +32,16 @@ async function loadAgent(specifier: string | undefined): Promise<AgentModule> {
 async function main() {
   const config = connectionConfigFromEnv();
   if (!config.address)
-    throw new Error('set TEMPORAL_ADDRESS to the Temporal frontend (host:port) this worker should poll');
-  const { apiKey, ...options } = await toConnectionOptions(config);
-  const connection = await NativeConnection.connect({
-    ...options,
-    ...(typeof apiKey === 'string' ? { apiKey } : {}),
-  }).catch((error: unknown) => {
     throw new Error(
-      `cannot reach Temporal at ${config.address}: ${error instanceof Error ? error.message : String(error)}`,
+      'set TEMPORAL_ADDRESS (or address in the Temporal CLI profile) to the Temporal frontend (host:port) this worker should poll',
     );
-  });
+  const connection = await NativeConnection.connect(await toConnectionOptions(config)).catch(
+    (error: unknown) => {
+      throw new Error(
+        `cannot reach Temporal at ${config.address} (${addressOrigin({ config })}): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    },
+  );
   const agent = await loadAgent(process.env.DURABLE_TURNS_AGENT);
   const worker = await createTurnWorker({
     connection,
