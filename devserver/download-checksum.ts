@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { downloadResponse } from './download-response';
+import { downloadStallGuard } from './download-stall-guard';
+import { errorMessage } from './error-message';
 import { TemporalSetupError } from './temporal-setup-error';
 
 const sha256Hex = z
@@ -15,12 +17,25 @@ const sha256Hex = z
 export async function downloadChecksum({
   checksumsUrl,
   fileName,
+  stallTimeoutMs,
 }: {
   checksumsUrl: string;
   fileName: string;
+  /** A few kB; if none come for this long, the host is not going to send them. */
+  stallTimeoutMs: number;
 }): Promise<string> {
-  const { response } = await downloadResponse({ url: checksumsUrl });
-  const text = await response.text();
+  const stall = downloadStallGuard({ stallTimeoutMs });
+  let text: string;
+  try {
+    const { response } = await downloadResponse({ url: checksumsUrl, signal: stall.signal });
+    text = await response.text().catch((error: unknown) => {
+      throw new TemporalSetupError(`Could not download ${checksumsUrl}: ${errorMessage({ error })}.`, {
+        cause: error,
+      });
+    });
+  } finally {
+    stall.stop();
+  }
   for (const line of text.split(/\r?\n/)) {
     const [hash, name] = line.trim().split(/\s+/);
     // sha256sum marks binary-mode entries with a leading `*`.

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { downloadResponse } from './download-response';
+import { type DownloadStallGuard, downloadStallGuard } from './download-stall-guard';
 import { errorMessage } from './error-message';
 import { TemporalSetupError } from './temporal-setup-error';
 
@@ -11,6 +12,8 @@ export interface DownloadFileOptions {
   log: (line: string) => void;
   /** At most one progress line per interval, so a fast download does not flood the log. */
   progressIntervalMs?: number;
+  /** Give up when no data has come for this long (the whole download may take longer). */
+  stallTimeoutMs: number;
 }
 
 export interface DownloadedFile {
@@ -28,8 +31,30 @@ export async function downloadFile({
   filePath,
   log,
   progressIntervalMs = 2_000,
+  stallTimeoutMs,
 }: DownloadFileOptions): Promise<DownloadedFile> {
-  const { response, body } = await downloadResponse({ url });
+  const stall = downloadStallGuard({ stallTimeoutMs });
+  try {
+    return await streamToFile({ url, filePath, log, progressIntervalMs, stall });
+  } finally {
+    stall.stop();
+  }
+}
+
+async function streamToFile({
+  url,
+  filePath,
+  log,
+  progressIntervalMs,
+  stall,
+}: {
+  url: string;
+  filePath: string;
+  log: (line: string) => void;
+  progressIntervalMs: number;
+  stall: DownloadStallGuard;
+}): Promise<DownloadedFile> {
+  const { response, body } = await downloadResponse({ url, signal: stall.signal });
   const total = Number(response.headers.get('content-length') ?? Number.NaN);
   const hash = createHash('sha256');
   let bytes = 0;
@@ -38,6 +63,7 @@ export async function downloadFile({
   const file = await fs.open(filePath, 'w');
   try {
     for await (const chunk of body) {
+      stall.touch();
       hash.update(chunk);
       await file.write(chunk);
       bytes += chunk.byteLength;

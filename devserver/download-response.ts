@@ -8,14 +8,17 @@ import { TemporalSetupError } from './temporal-setup-error';
  */
 export async function downloadResponse({
   url,
+  signal,
 }: {
   url: string;
+  signal?: AbortSignal;
 }): Promise<{ response: Response; body: ReadableStream<Uint8Array> }> {
   let response: Response;
   try {
-    response = await fetch(url, { redirect: 'follow' });
+    response = await fetch(url, { redirect: 'follow', signal });
   } catch (error) {
     // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, ENOTFOUND, a TLS problem).
+    // An abort rejects with the signal's reason itself, which has no cause.
     const cause = typeof error === 'object' && error !== null && 'cause' in error ? error.cause : undefined;
     const reason = cause === undefined ? errorMessage({ error }) : errorMessage({ error: cause });
     throw new TemporalSetupError(`Could not download ${url}: ${reason}.`, { cause: error });

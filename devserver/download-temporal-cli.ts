@@ -19,6 +19,8 @@ export interface DownloadTemporalCliOptions {
   arch?: string;
   log: (line: string) => void;
   progressIntervalMs?: number;
+  /** Give up on a request that sends nothing for this long. */
+  stallTimeoutMs?: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function downloadTemporalCli({
   arch,
   log,
   progressIntervalMs,
+  stallTimeoutMs = 60_000,
 }: DownloadTemporalCliOptions): Promise<void> {
   const { archiveName, archiveUrl, checksumsUrl } = downloadUrls({ version, baseUrl, platform, arch });
   const started = Date.now();
@@ -44,7 +47,7 @@ export async function downloadTemporalCli({
       'TEMPORAL_CLI_PATH or TEMPORAL_ADDRESS to skip it) …',
   );
   // The list first: without a hash to compare with there is no point fetching ~50 MB.
-  const expected = await downloadChecksum({ checksumsUrl, fileName: archiveName });
+  const expected = await downloadChecksum({ checksumsUrl, fileName: archiveName, stallTimeoutMs });
 
   const targetDir = path.dirname(targetPath);
   const binaryName = path.basename(targetPath);
@@ -57,6 +60,7 @@ export async function downloadTemporalCli({
       filePath: archivePath,
       log,
       progressIntervalMs,
+      stallTimeoutMs,
     });
     if (sha256 !== expected) {
       throw new TemporalSetupError(

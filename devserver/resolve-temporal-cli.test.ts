@@ -167,7 +167,8 @@ const checksumsPath = `/v${temporalCliVersion}/checksums.txt`;
 type Route =
   | { body: Buffer | string; sendRestAfter?: Promise<void> }
   | { redirectTo: string }
-  | { dropAfterBytes: number; body: Buffer };
+  | { body: Buffer; cutAfterBytes: number; andThen: 'drop' | 'stall' }
+  | { neverAnswer: true };
 
 interface Releases {
   baseUrl: string;
@@ -178,7 +179,12 @@ interface Releases {
 const servers: http.Server[] = [];
 
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
+  await Promise.all(
+    servers.splice(0).map((server) => {
+      server.closeAllConnections();
+      return new Promise((done) => server.close(done));
+    }),
+  );
 });
 
 /** A release host on 127.0.0.1 (the OS picks the port); unknown paths are 404s. */
@@ -192,9 +198,13 @@ async function serveReleases({ routes }: { routes: Record<string, Route> }): Pro
       response.writeHead(404, 'Not Found').end('no such asset');
     } else if ('redirectTo' in route) {
       response.writeHead(302, { location: route.redirectTo }).end();
-    } else if ('dropAfterBytes' in route) {
+    } else if ('neverAnswer' in route) {
+      // Left open; afterEach closes it.
+    } else if ('cutAfterBytes' in route) {
       response.writeHead(200, { 'content-length': route.body.length });
-      response.write(route.body.subarray(0, route.dropAfterBytes), () => response.socket?.destroy());
+      response.write(route.body.subarray(0, route.cutAfterBytes), () => {
+        if (route.andThen === 'drop') response.socket?.destroy();
+      });
     } else {
       const body = Buffer.from(route.body);
       response.writeHead(200, { 'content-length': body.length });
@@ -340,7 +350,7 @@ test('a download cut off midway leaves nothing in the cache for the next run to 
   const releases = await serveReleases({
     routes: {
       [checksumsPath]: { body: checksumsFor({ archive }) },
-      [assetPath]: { body: archive, dropAfterBytes: Math.floor(archive.length / 2) },
+      [assetPath]: { body: archive, cutAfterBytes: Math.floor(archive.length / 2), andThen: 'drop' },
     },
   });
 
@@ -348,4 +358,32 @@ test('a download cut off midway leaves nothing in the cache for the next run to 
     `Downloading ${releases.baseUrl}${assetPath} broke off after`,
   );
   expect(await fs.readdir(path.dirname(cachedPath()))).toEqual([]);
+});
+
+test('a download that stops sending is given up after the stall time, naming the URL', async () => {
+  const archive = await releaseArchive();
+  const releases = await serveReleases({
+    routes: {
+      [checksumsPath]: { body: checksumsFor({ archive }) },
+      [assetPath]: { body: archive, cutAfterBytes: Math.floor(archive.length / 2), andThen: 'stall' },
+    },
+  });
+
+  const failure = resolveTemporalCli({
+    ...withoutGo(releases),
+    downloadStallTimeoutMs: 1_000,
+    log: () => {},
+  });
+
+  await expect(failure).rejects.toThrow(`Downloading ${releases.baseUrl}${assetPath} broke off after`);
+  await expect(failure).rejects.toThrow('no data arrived for 1s');
+  expect(await fs.readdir(path.dirname(cachedPath()))).toEqual([]);
+});
+
+test('a host that accepts the connection but never answers is given up after the stall time', async () => {
+  const releases = await serveReleases({ routes: { [checksumsPath]: { neverAnswer: true } } });
+
+  await expect(
+    resolveTemporalCli({ ...withoutGo(releases), downloadStallTimeoutMs: 1_000, log: () => {} }),
+  ).rejects.toThrow(`Could not download ${releases.baseUrl}${checksumsPath}: no data arrived for 1s`);
 });

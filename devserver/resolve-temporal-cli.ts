@@ -31,6 +31,8 @@ export interface ResolveTemporalCliOptions {
   goFallbackPaths?: readonly string[];
   /** How often a build or a download reports progress. */
   progressIntervalMs?: number;
+  /** How long a download may receive nothing before it is given up (default 60 s). */
+  downloadStallTimeoutMs?: number;
 }
 
 const executableName = process.platform === 'win32' ? 'temporal.exe' : 'temporal';
@@ -56,6 +58,7 @@ export async function resolveTemporalCli({
   cacheDir = defaultCacheDir({ env, homeDir: env.HOME ?? os.homedir() }),
   goFallbackPaths = ['/usr/local/go/bin/go'],
   progressIntervalMs,
+  downloadStallTimeoutMs,
 }: ResolveTemporalCliOptions): Promise<ResolvedTemporalCli> {
   const explicit = env.TEMPORAL_CLI_PATH?.trim();
   if (explicit) {
@@ -102,6 +105,7 @@ export async function resolveTemporalCli({
       baseUrl: env.DURABLE_TURNS_TEMPORAL_CLI_BASE_URL?.trim() || defaultTemporalCliBaseUrl,
       log,
       progressIntervalMs,
+      stallTimeoutMs: downloadStallTimeoutMs,
     });
   } catch (error) {
     if (!TemporalSetupError.isInstance(error)) throw error;
