@@ -1,5 +1,5 @@
 /**
- * The embedded default Temporal: find or build the Temporal CLI, run `temporal server start-dev`
+ * The embedded default Temporal: find, build or download the Temporal CLI, run `temporal server start-dev`
  * with a SQLite file, or use an existing server named by `TEMPORAL_ADDRESS`. Node only.
  */
 export {
