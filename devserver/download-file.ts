@@ -74,9 +74,9 @@ async function streamToFile({
       }
     }
   } catch (error) {
-    // A connection that drops mid-body: name the URL like every other download failure.
+    // A connection that drops or stalls mid-body, or a full disk: name the URL like every other failure.
     throw new TemporalSetupError(
-      `Downloading ${url} broke off after ${formatBytes({ bytes })}: ${errorMessage({ error })}.`,
+      `Downloading ${url} to ${filePath} failed after ${formatBytes({ bytes })}: ${errorMessage({ error })}.`,
       { cause: error },
     );
   } finally {

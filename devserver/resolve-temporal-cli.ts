@@ -5,6 +5,7 @@ import { buildTemporalCli } from './build-temporal-cli';
 import { defaultCacheDir } from './default-cache-dir';
 import { downloadTemporalCli } from './download-temporal-cli';
 import { defaultTemporalCliBaseUrl } from './download-urls';
+import { errorMessage } from './error-message';
 import { findExecutable } from './find-executable';
 import { isExecutableFile } from './is-executable-file';
 import { temporalCliVersion } from './temporal-cli-version';
@@ -108,9 +109,9 @@ export async function resolveTemporalCli({
       stallTimeoutMs: downloadStallTimeoutMs,
     });
   } catch (error) {
-    if (!TemporalSetupError.isInstance(error)) throw error;
+    // Any failure, ours or the file system's (no space, no write access to the cache), gets the ways around it.
     throw new TemporalSetupError(
-      `No Temporal CLI found, Go is not installed to build one, and the download failed: ${error.message}\n` +
+      `No Temporal CLI found, Go is not installed to build one, and the download failed: ${errorMessage({ error })}\n` +
         `${manualFixes({ cacheFolder })}\n` +
         'A mirror of the release assets can be named with DURABLE_TURNS_TEMPORAL_CLI_BASE_URL.',
       { cause: error },
