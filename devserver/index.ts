@@ -1,6 +1,7 @@
 /**
- * The embedded default Temporal: find or build the Temporal CLI, run `temporal server start-dev`
- * with a SQLite file, or use an existing server named by `TEMPORAL_ADDRESS`. Node only.
+ * The embedded default Temporal: find, build or download the Temporal CLI, run
+ * `temporal server start-dev` with a SQLite file, or use an existing server named by
+ * `TEMPORAL_ADDRESS`. Node only.
  */
 export {
   addressOrigin,
