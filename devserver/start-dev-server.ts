@@ -27,7 +27,7 @@ export interface DevServer {
 }
 
 export interface StartDevServerOptions {
-  /** The Temporal CLI binary; found (or built) with `resolveTemporalCli` when omitted. */
+  /** The Temporal CLI binary; found (built or downloaded if need be) with `resolveTemporalCli` when omitted. */
   cliPath?: string;
   /** Folder for the SQLite file and the server log; defaults to `<cwd>/.state` (git-ignored). */
   stateDir?: string;
