@@ -140,6 +140,16 @@ describe('classifyProviderError', () => {
     expect(data.message).toContain('{"index":0,"id":7}');
   });
 
+  it('retries a first chunk the Anthropic provider could not read, though it keeps nothing to quote', () => {
+    const error = classify(new Error('Expected a normalized Anthropic stream error'));
+    expect(error).toMatchObject({
+      retryable: true,
+      message:
+        'test.chat sent a first stream chunk it could not read (the provider keeps no copy to quote) (transient)',
+    });
+    expect(classify(new Error('Expected a normalized answer'))).toMatchObject({ retryable: false });
+  });
+
   it('retries a stream that ended without a finish reason, saying after how many parts', () => {
     const missing = new InvalidResponseDataError({
       data: undefined,

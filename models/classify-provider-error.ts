@@ -150,6 +150,13 @@ export function classifyProviderError({
     );
   }
 
+  if (isUnreadableFirstChunk(error)) {
+    return new ModelError(
+      `${provider} sent a first stream chunk it could not read (the provider keeps no copy to quote) (transient)`,
+      true,
+    );
+  }
+
   if (isTimeout(error)) return new ModelError(`${provider} request timed out`, true);
   const network = findNetworkError(error);
   if (network) {
@@ -210,6 +217,16 @@ export function parseRetryAfter(
 function isAbort(error: unknown): boolean {
   const name = errorLike(error)?.name;
   return name === 'AbortError' || name === 'ResponseAborted';
+}
+
+/**
+ * `@ai-sdk/anthropic` 4 peeks at the first chunk before handing the stream over; when that chunk
+ * is not JSON or not of the expected shape, it throws this bare `Error`, dropping the parse error
+ * and the chunk. Malformed like a garbage chunk later on, so as transient.
+ */
+function isUnreadableFirstChunk(error: unknown): boolean {
+  const like = errorLike(error);
+  return like?.name === 'Error' && /^Expected a normalized \w+ stream error$/.test(like.message);
 }
 
 function isTimeout(error: unknown): boolean {
