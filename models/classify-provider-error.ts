@@ -249,13 +249,19 @@ function findNetworkError(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The transient `type` / `code` of a provider's in-stream error object (`{ type: 'overloaded_error', message }`). */
+/**
+ * The transient `type` / `code` of a provider's in-stream error object (`{ type: 'overloaded_error',
+ * message }`), or the kind of one the provider itself marks `isRetryable`.
+ */
 function transientStreamErrorKind(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || errorLike(error)) return undefined;
   const nested =
     'error' in error && typeof error.error === 'object' && error.error !== null ? error.error : error;
-  for (const kind of [readString(nested, 'type'), readString(nested, 'code')])
-    if (kind !== undefined && transientStreamErrorKinds.has(kind)) return kind;
+  const kinds = [readString(nested, 'type'), readString(nested, 'code')];
+  for (const kind of kinds) if (kind !== undefined && transientStreamErrorKinds.has(kind)) return kind;
+  // AI SDK 7 providers attach their own verdict (from the error's type or status) to in-stream errors.
+  if ('isRetryable' in error && error.isRetryable === true)
+    return kinds.find((kind) => kind !== undefined) ?? 'retryable';
   return undefined;
 }
 

@@ -241,6 +241,20 @@ describe.each(['openai', 'openai-compatible', 'openai-v3'] as const)(
       expect(error.message).toContain('{"choices": [oops');
     });
 
+    if (provider === 'openai') {
+      it('retries an in-stream error frame of a kind only the provider knows to be transient', async () => {
+        const frame = {
+          error: { message: 'The server is overloaded', type: null, code: 'server_is_overloaded' },
+        };
+        const { model } = await modelFor([
+          { kind: 'stream', text: ['Hel', 'lo'], inject: [{ afterChunks: 2, data: JSON.stringify(frame) }] },
+        ]);
+        const error = await failure(model);
+        expect(error.retryable).toBe(true);
+        expect(error.message).toContain('The server is overloaded');
+      });
+    }
+
     it('cuts a huge garbage chunk short in the error message', async () => {
       const garbage = `<html>${'x'.repeat(100_000)}</html>`;
       const { model } = await modelFor([
