@@ -1,7 +1,10 @@
 /**
  * A worker process configured from the environment (the same variables as the client and the
  * docker-compose file): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_TURNS_TASK_QUEUE, TLS / API key,
- * and DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent).
+ * DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent) — and
+ * DURABLE_TURNS_WORKFLOW_BUNDLE — a prebuilt workflow bundle (`durable-turns-bundle --out …`) that
+ * must be usable (default: the one `npm run build` / `durable-turns-bundle` put in this package if
+ * usable, else the workflow is bundled at start).
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
@@ -43,14 +46,20 @@ async function main() {
     );
   });
   const agent = await loadAgent(process.env.DURABLE_TURNS_AGENT);
+  const bundlePath = process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim();
   const worker = await createTurnWorker({
     connection,
     namespace: config.namespace,
     taskQueue: config.taskQueue,
     ...agent,
+    ...(bundlePath ? { workflowBundlePath: bundlePath } : {}),
   });
+  const bundle =
+    worker.workflowBundle.kind === 'prebuilt'
+      ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
+      : 'workflow bundled at start';
   console.log(
-    `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace})`,
+    `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace}; ${bundle})`,
   );
   await worker.run();
   await connection.close();
