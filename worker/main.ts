@@ -9,6 +9,7 @@
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
 import type { AnyTool, TurnModel } from '../core';
 import { connectionConfigFromEnv, toConnectionOptions } from '../devserver';
@@ -21,7 +22,9 @@ interface AgentModule {
 
 async function loadAgent(specifier: string | undefined): Promise<AgentModule> {
   const target = specifier ? path.resolve(specifier) : path.join(__dirname, '../examples/demo-agent');
-  const loaded = (await import(target)) as Partial<AgentModule> & {
+  // import() of a bare path needs its extension (this file compiles to CommonJS, but import() stays
+  // ESM); resolve it as require would, then import its URL, so the agent may be CommonJS or ESM.
+  const loaded = (await import(pathToFileURL(require.resolve(target)).href)) as Partial<AgentModule> & {
     demoTools?: AnyTool[];
     demoModel?: TurnModel;
   };
