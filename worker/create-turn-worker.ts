@@ -33,7 +33,8 @@ export interface CreateTurnWorkerOptions {
   workflowBundlePath?: string | false;
   /**
    * Workflow interceptor modules (paths or package names) to install besides the turn worker's own.
-   * A prebuilt bundle must have been built with the same list.
+   * A prebuilt bundle must have been built with the same list. (Temporal ignores
+   * `worker.interceptors.workflowModules` when given a bundle: name them here.)
    */
   workflowInterceptorModules?: readonly string[];
   /** Where the worker says why it bundles at start (default: the Temporal runtime's logger, as a warning). */
