@@ -1,11 +1,16 @@
 /**
  * A worker process configured from the environment (the same variables as the client and the
  * docker-compose file): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_TURNS_TASK_QUEUE, TLS / API key,
- * or a Temporal CLI profile (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE), and DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent).
+ * or a Temporal CLI profile (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE),
+ * DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent) — and
+ * DURABLE_TURNS_WORKFLOW_BUNDLE — a prebuilt workflow bundle (`durable-turns-bundle --out …`) that
+ * must be usable (default: the one `npm run build` / `durable-turns-bundle` put in this package if
+ * usable, else the workflow is bundled at start).
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
 import type { AnyTool, TurnModel } from '../core';
 import { addressOrigin, connectionConfigFromEnv, toConnectionOptions } from '../devserver';
@@ -18,7 +23,9 @@ interface AgentModule {
 
 async function loadAgent(specifier: string | undefined): Promise<AgentModule> {
   const target = specifier ? path.resolve(specifier) : path.join(__dirname, '../examples/demo-agent');
-  const loaded = (await import(target)) as Partial<AgentModule> & {
+  // import() of a bare path needs its extension (this file compiles to CommonJS, but import() stays
+  // ESM); resolve it as require would, then import its URL, so the agent may be CommonJS or ESM.
+  const loaded = (await import(pathToFileURL(require.resolve(target)).href)) as Partial<AgentModule> & {
     demoTools?: AnyTool[];
     demoModel?: TurnModel;
   };
@@ -43,14 +50,20 @@ async function main() {
     },
   );
   const agent = await loadAgent(process.env.DURABLE_TURNS_AGENT);
+  const bundlePath = process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim();
   const worker = await createTurnWorker({
     connection,
     namespace: config.namespace,
     taskQueue: config.taskQueue,
     ...agent,
+    ...(bundlePath ? { workflowBundlePath: bundlePath } : {}),
   });
+  const bundle =
+    worker.workflowBundle.kind === 'prebuilt'
+      ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
+      : 'workflow bundled at start';
   console.log(
-    `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace})`,
+    `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace}; ${bundle})`,
   );
   await worker.run();
   await connection.close();
