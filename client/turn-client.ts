@@ -29,6 +29,7 @@ import {
   turnInputSchema,
 } from '../core';
 import { TurnHandle } from './turn-handle';
+import { turnStartMetadata } from './turn-start-metadata';
 
 export interface TurnClientOptions {
   connection: Connection;
@@ -126,6 +127,13 @@ export class TurnClient {
         args: [input],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowIdConflictPolicy: a.ifRunning === 'attach' ? 'USE_EXISTING' : 'FAIL',
+        // What the Web UI's list shows for the turn: its model and the first line of its input.
+        ...turnStartMetadata({
+          turnId: a.turnId,
+          ...(a.conversationId ? { conversationId: a.conversationId } : {}),
+          model: a.model,
+          messages: input.input,
+        }),
       });
       return new TurnHandle(a.turnId, handle);
     } catch (error) {
