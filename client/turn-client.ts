@@ -7,21 +7,14 @@ import {
 import { z } from 'zod';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
-import {
-  activityTimingSchema,
-  type TurnWorkflowInput,
-  turnWorkflowInputSchema,
-  turnWorkflowType,
-} from '../contract/turn-workflow';
+import { activityTimingSchema, turnWorkflowType } from '../contract/turn-workflow';
 import {
   approvalConfigSchema,
   budgetSchema,
   conversationIdSchema,
-  defaultModelRetry,
   detectionConfigSchema,
   dispatchConfigSchema,
   limitsConfigSchema,
-  normalizeInput,
   retryPolicySchema,
   type TurnStatus,
   timeoutsConfigSchema,
@@ -30,6 +23,7 @@ import {
 } from '../core';
 import { TurnHandle } from './turn-handle';
 import { turnStartMetadata } from './turn-start-metadata';
+import { turnWorkflowInputFrom } from './turn-workflow-input';
 
 export interface TurnClientOptions {
   connection: Connection;
@@ -94,32 +88,7 @@ export class TurnClient {
       );
     }
     const a = parsed.data;
-    const input: TurnWorkflowInput = turnWorkflowInputSchema.parse({
-      turnId: a.turnId,
-      ...(a.conversationId ? { conversationId: a.conversationId } : {}),
-      input: normalizeInput(a.input),
-      model: a.model,
-      config: {
-        dispatch: a.dispatch ?? {},
-        budget: a.budget ?? {},
-        detection: a.detection ?? {},
-        approvals: a.approvals ?? {},
-        modelRetry: {
-          ...defaultModelRetry,
-          ...(a.timing?.modelMaxAttempts ? { maxAttempts: a.timing.modelMaxAttempts } : {}),
-          ...a.modelRetry,
-        },
-        timeouts: {
-          ...(a.timing?.toolTimeoutMs ? { toolMs: a.timing.toolTimeoutMs } : {}),
-          ...(a.timing?.modelTimeoutMs ? { modelMs: a.timing.modelTimeoutMs } : {}),
-          ...a.timeouts,
-        },
-        limits: a.limits ?? {},
-      },
-      ...(a.timing ? { timing: a.timing } : {}),
-      ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),
-      ...(a.maxOutputBytes ? { maxOutputBytes: a.maxOutputBytes } : {}),
-    });
+    const input = turnWorkflowInputFrom({ args, parsed: a });
     try {
       const handle = await this.client.workflow.start(turnWorkflowType, {
         workflowId: a.turnId,
