@@ -6,13 +6,21 @@ import { sleep, uniqueTurnId } from './support';
 /** Tools that note when they started, relative to a clock the test resets when the turn starts. */
 function timedTools() {
   const startedAt = new Map<string, number>();
+  const waiters = new Map<string, () => void>();
   let t0 = 0;
+  let streamEndedAt: number | undefined;
   const args = z.object({ ms: z.number() });
   const run = async (id: string, ms: number) => {
     startedAt.set(id, performance.now() - t0);
+    waiters.get(id)?.();
     await sleep(ms);
     return `${id} done`;
   };
+  /** Resolves when the call has started, or after `ms` (so a host that never starts it mid-stream ends the stream). */
+  const startOf = (id: string, ms: number) =>
+    startedAt.has(id)
+      ? Promise.resolve()
+      : Promise.race([new Promise<void>((resolve) => waiters.set(id, resolve)), sleep(ms)]);
   const lookup = defineTool({
     name: 'lookup',
     description: 'safe',
@@ -34,7 +42,31 @@ function timedTools() {
       return model.stream(request);
     },
   });
-  return { tools: [lookup, mutate], startedAt, clocked };
+  /**
+   * The model, its first response held open before its finish part until the named calls have
+   * started (at most `holdMs`): whether a call starts mid-stream then depends on the host, not on
+   * how fast a loaded machine hands out work. Notes when the stream ended.
+   */
+  const heldOpenUntilStarted = (model: TurnModel, ids: readonly string[], holdMs = 30_000): TurnModel => ({
+    name: model.name,
+    async *stream(request) {
+      if (request.responseIndex === 0) t0 = performance.now();
+      for await (const part of model.stream(request)) {
+        if (request.responseIndex === 0 && part.type === 'finish') {
+          await Promise.all(ids.map((id) => startOf(id, holdMs)));
+          streamEndedAt = performance.now() - t0;
+        }
+        yield part;
+      }
+    },
+  });
+  return {
+    tools: [lookup, mutate],
+    startedAt,
+    clocked,
+    heldOpenUntilStarted,
+    streamEnd: () => streamEndedAt,
+  };
 }
 
 const call = (id: string, name: string, delayMs: number, ms = 50) => ({
@@ -54,22 +86,25 @@ const finish = (delayMs: number) => ({
 export function streamingCases(harness: ConformanceHarness): void {
   describe(`tools start while the response streams (${harness.name})`, () => {
     test('a safe call starts as soon as its arguments are complete, long before the stream ends', async () => {
-      const { tools, startedAt, clocked } = timedTools();
+      const { tools, startedAt, heldOpenUntilStarted, streamEnd } = timedTools();
       const result = await runSpec(harness, {
         turnId: uniqueTurnId('midstream'),
         input: 'go',
         tools,
-        model: clocked(
+        model: heldOpenUntilStarted(
           scriptedModel([
-            { parts: [call('early', 'lookup', 100), call('late', 'lookup', 400), finish(1_500)] },
+            { parts: [call('early', 'lookup', 100), call('late', 'lookup', 400), finish(0)] },
             { text: 'done' },
           ]),
+          ['early', 'late'],
         ),
       });
       expect(result.status).toBe('completed');
-      // The stream ends at ≈2,000 ms; `early` was complete at ≈100 ms.
-      expect(startedAt.get('early')).toBeLessThan(1_200);
-      expect(startedAt.get('late')).toBeLessThan(1_500);
+      // The stream stays open until both have started: a host that waited for its end would have
+      // held it the whole 30 s and started them after it.
+      expect(startedAt.get('early')).toBeLessThan(streamEnd() ?? 0);
+      expect(startedAt.get('late')).toBeLessThan(streamEnd() ?? 0);
+      expect(streamEnd()).toBeLessThan(30_000);
       expect(result.outputs.map((o) => o.status)).toEqual(['ok', 'ok']);
     });
 
