@@ -2,61 +2,10 @@
  * A worker process configured from the environment (the same variables as the client and the
  * docker-compose file): TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, DURABLE_TURNS_TASK_QUEUE, TLS / API key,
  * or a Temporal CLI profile (TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE), and DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent).
+ * It is `durable-turns worker` (cli/commands/worker.ts), which takes the same flags.
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
-import path from 'node:path';
-import { NativeConnection } from '@temporalio/worker';
-import type { AnyTool, TurnModel } from '../core';
-import { addressOrigin, connectionConfigFromEnv, toConnectionOptions } from '../devserver';
-import { createTurnWorker } from './create-turn-worker';
+import { runCli } from '../cli/run-cli';
 
-interface AgentModule {
-  tools: AnyTool[];
-  models: TurnModel[] | Record<string, TurnModel>;
-}
-
-async function loadAgent(specifier: string | undefined): Promise<AgentModule> {
-  const target = specifier ? path.resolve(specifier) : path.join(__dirname, '../examples/demo-agent');
-  const loaded = (await import(target)) as Partial<AgentModule> & {
-    demoTools?: AnyTool[];
-    demoModel?: TurnModel;
-  };
-  const tools = loaded.tools ?? loaded.demoTools;
-  const models = loaded.models ?? (loaded.demoModel ? [loaded.demoModel] : undefined);
-  if (!tools || !models)
-    throw new Error(`DURABLE_TURNS_AGENT module ${target} must export \`tools\` and \`models\``);
-  return { tools, models };
-}
-
-async function main() {
-  const config = connectionConfigFromEnv();
-  if (!config.address)
-    throw new Error(
-      'set TEMPORAL_ADDRESS (or address in the Temporal CLI profile) to the Temporal frontend (host:port) this worker should poll',
-    );
-  const connection = await NativeConnection.connect(await toConnectionOptions(config)).catch(
-    (error: unknown) => {
-      throw new Error(
-        `cannot reach Temporal at ${config.address} (${addressOrigin({ config })}): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    },
-  );
-  const agent = await loadAgent(process.env.DURABLE_TURNS_AGENT);
-  const worker = await createTurnWorker({
-    connection,
-    namespace: config.namespace,
-    taskQueue: config.taskQueue,
-    ...agent,
-  });
-  console.log(
-    `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace})`,
-  );
-  await worker.run();
-  await connection.close();
-}
-
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runCli({ argv: [...process.argv.slice(0, 2), 'worker', ...process.argv.slice(2)] });
