@@ -29,8 +29,7 @@ export async function followTurn({
 }): Promise<TurnDisplay> {
   const display = emptyTurnDisplay({ turnId: handle.turnId });
   const width = () => Math.max(40, (output.stderr as { columns?: number }).columns || 100);
-  const frame = () =>
-    renderFrame({ display, now: Date.now(), colors: output.colors, context, width: width() });
+  const frame = () => renderFrame({ display, now: Date.now(), colors: output.colors, width: width() });
   const live = output.live
     ? await openLiveView({ stream: output.stderr as NodeJS.WriteStream, frame })
     : undefined;
@@ -46,8 +45,11 @@ export async function followTurn({
   const show = (event: TurnEvent) => {
     applyTurnEvent(display, event);
     if (output.json) output.jsonLine(event);
-    else if (live) live.draw(frame());
-    else
+    else if (live) {
+      if (event.kind === 'entry' && event.entry.type === 'tool.approval_requested')
+        live.print(progressLines({ display, event, colors: output.colors, context }));
+      live.draw(frame());
+    } else
       for (const line of progressLines({ display, event, colors: output.colors, context }))
         output.progress(line);
   };

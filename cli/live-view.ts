@@ -6,6 +6,8 @@ interface Stream {
 /** A region of the terminal redrawn in place (log-update), on a timer so spinners and clocks move. */
 export interface LiveView {
   draw(lines: string[]): void;
+  /** Prints lines above the live region, to stay (the frame is drawn again below them). */
+  print(lines: string[]): void;
   /** Leaves the last frame on screen and the cursor below it. */
   done(): void;
 }
@@ -39,6 +41,11 @@ export async function openLiveView({
   timer.unref();
   return {
     draw: (lines) => update(lines.join('\n')),
+    print: (lines) => {
+      update.clear();
+      stream.write(`${lines.join('\n')}\n`);
+      update(frame().join('\n'));
+    },
     done: () => {
       clearInterval(timer);
       update(frame().join('\n'));

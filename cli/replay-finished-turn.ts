@@ -33,7 +33,7 @@ export async function replayFinishedTurn({
   });
   if (output.live) {
     const width = Math.max(40, (output.stderr as { columns?: number }).columns || 100);
-    for (const line of renderFrame({ display, now: Date.now(), colors: output.colors, context, width }))
+    for (const line of renderFrame({ display, now: Date.now(), colors: output.colors, width }))
       output.progress(line);
   }
   if (!output.json) output.progress(output.colors.dim(resultUsageLine({ result })));

@@ -8,7 +8,6 @@ import { countFlagSchema } from '../duration-flag';
 import { exitCodes } from '../exit-codes';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
-import { startAgentWorker } from '../start-agent-worker';
 
 const portSchema = countFlagSchema.pipe(z.number().max(65_535, 'a port is at most 65535'));
 const devFlagsSchema = z.object({
@@ -31,6 +30,8 @@ export function registerDevCommand({ program }: { program: Command }): void {
     .option('--headless', 'no Web UI')
     .option('--state-dir <dir>', 'where the SQLite file and the server log live (default .state)')
     .action(async (values: Record<string, unknown>, command: Command) => {
+      // Loaded here, not at start: the Temporal worker SDK adds half a second to every other command.
+      const { startAgentWorker } = require('../start-agent-worker') as typeof import('../start-agent-worker');
       const setup = commandSetup({ command });
       const flags = parseFlags({ schema: devFlagsSchema, values });
       const { output } = setup;

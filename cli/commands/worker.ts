@@ -6,7 +6,6 @@ import { commandSetup } from '../command-setup';
 import { exitCodes } from '../exit-codes';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
-import { startAgentWorker } from '../start-agent-worker';
 
 const workerFlagsSchema = z.object({ agent: z.string().min(1).optional() });
 
@@ -16,6 +15,8 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
     .description('run a worker for an agent module (exports `tools` and `models`) until Ctrl-C / SIGTERM')
     .option('--agent <module>', 'the agent module (default: DURABLE_TURNS_AGENT, else the demo agent)')
     .action(async (values: Record<string, unknown>, command: Command) => {
+      // Loaded here, not at start: the Temporal worker SDK adds half a second to every other command.
+      const { startAgentWorker } = require('../start-agent-worker') as typeof import('../start-agent-worker');
       const setup = commandSetup({ command });
       const flags = parseFlags({ schema: workerFlagsSchema, values });
       const { output, settings } = setup;

@@ -1,5 +1,4 @@
 import type { Colors } from '../output';
-import { answerCommands, type CommandContext } from './answer-commands';
 import { callMark, callState } from './call-marks';
 import { clip, shortArgs } from './short-text';
 import { displayStateView, type TurnDisplay } from './turn-display';
@@ -10,20 +9,18 @@ const shownResponses = 3;
 
 /**
  * The live view of a turn, redrawn in place on a terminal: each response, its waves and calls
- * (name, short arguments, state, attempt, duration, outcome), the commands that answer a call
- * waiting for approval, and usage with the budget left.
+ * (name, short arguments, state, attempt, duration, outcome), a call waiting for approval, and
+ * usage with the budget left.
  */
 export function renderFrame({
   display,
   now,
   colors,
-  context,
   width = 100,
 }: {
   display: TurnDisplay;
   now: number;
   colors: Colors;
-  context: CommandContext;
   width?: number;
 }): string[] {
   const view = displayStateView({ display, now });
@@ -54,22 +51,35 @@ export function renderFrame({
         wave = call.wave;
         lines.push(colors.dim(`    wave ${wave + 1}`));
       }
-      const args = shortArgs({ input: call.input, max: Math.max(20, width - 60) });
+      // The arguments get what room the line has left: a frame that wraps cannot be redrawn cleanly.
+      const state = callState({ call, now });
+      const room = width - 1 - (6 + 2 + call.toolName.length + 1 + 2 + state.length);
+      const args = room >= 8 ? shortArgs({ input: call.input, max: room }) : '';
+      const line = `      ${callMark({ call, colors, now })} ${call.toolName} ${colors.dim(args)}  ${state}`;
       lines.push(
-        `      ${callMark({ call, colors, now })} ${call.toolName} ${colors.dim(args)}  ${callState({ call, now })}`,
+        room >= 8
+          ? line
+          : `      ${callMark({ call, colors, now })} ${clip({ text: `${call.toolName}  ${state}`, max: width - 9 })}`,
       );
-      if (call.phase === 'awaiting-approval' && call.status === undefined) {
-        const { approve, reject } = answerCommands({ context, turnId: display.turnId, toolCallId: id });
-        lines.push(`          ${colors.magenta('approve:')} ${approve}`);
-        lines.push(`          ${colors.magenta('reject: ')} ${reject}`);
-      }
+      // The commands themselves are printed above the live view, once: a redrawn frame cuts long
+      // lines at the terminal's width, and a command broken over two lines cannot be pasted.
+      if (call.phase === 'awaiting-approval' && call.status === undefined)
+        lines.push(
+          colors.magenta(
+            clip({ text: `          approve or reject ${id}: the commands are above`, max: width - 1 }),
+          ),
+        );
       if (call.status === 'error' && typeof call.content === 'string')
         lines.push(colors.red(clip({ text: `          ${call.content}`, max: width - 1 })));
     }
   }
   if (display.halted && !display.finished)
-    lines.push(colors.yellow(`  halting: ${display.halted.reason} — ${display.halted.detail}`));
-  if (view) lines.push(colors.dim(`  ${usageLine({ view })}`));
+    lines.push(
+      colors.yellow(
+        clip({ text: `  halting: ${display.halted.reason} — ${display.halted.detail}`, max: width - 1 }),
+      ),
+    );
+  if (view) lines.push(colors.dim(clip({ text: `  ${usageLine({ view })}`, max: width - 1 })));
   return lines;
 }
 
