@@ -209,6 +209,26 @@ describe('durable-turns run', () => {
   });
 });
 
+test('Ctrl-C stops showing the turn, not the turn: exit 130, and the printed cancel command stops it', async () => {
+  const turnId = uniqueTurnId('cli-ctrl-c');
+  const run = new CliProcess({
+    args: ['run', '--model', 'cli-slow', '--turn-id', turnId, 'wait'],
+    env,
+    terminal: true,
+  });
+  await run.waitFor({ pattern: /wait \{ms: 60000\} {2}running · attempt 1/, what: 'the call was running' });
+  run.type('\x03');
+  const ended = await run.done;
+  expect(ended.code).toBe(130);
+  const [, command = ''] =
+    /`(durable-turns cancel [^`]+)` to stop it/.exec(
+      stripVTControlCharacters(ended.stdout).replace(/\r?\n/g, ''),
+    ) ?? [];
+  expect(command).toBe(`durable-turns cancel ${turnId}`);
+  expect((await cli({ args: ['show', turnId, '--json'], env })).stdout).toContain('"running":true');
+  expect((await cli({ args: command.split(' ').slice(1), env })).code).toBe(0);
+});
+
 describe('reading turns', () => {
   test('show prints a finished turn with its transcript; watch --json of it gives its entries and its result', async () => {
     const turnId = uniqueTurnId('cli-show');
@@ -263,6 +283,21 @@ describe('errors name the problem and exit non-zero', () => {
     const unknown = await cli({ args: ['run', '--model', 'cli-quick', '--modle', 'x', 'hi'], env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--modle'");
+  });
+
+  test('budget flags reach the turn: one tool call allowed for two, the turn ends budget_exhausted (exit 5)', async () => {
+    const run = await cli({
+      args: ['run', '--json', '--model', 'cli-quick', '--max-tool-calls', '1', 'echo twice'],
+      env,
+    });
+    expect(run.code).toBe(5);
+    const lines = jsonLines({ text: run.stdout });
+    expect(
+      lines.find((l) => (l.entry as { type?: string } | undefined)?.type === 'turn.opened'),
+    ).toMatchObject({
+      entry: { config: { budget: { maxToolCalls: 1 } } },
+    });
+    expect(lines.at(-1)).toMatchObject({ kind: 'result', status: 'budget_exhausted' });
   });
 
   test('a model the worker does not have: the turn fails saying which models it has (exit 3)', async () => {

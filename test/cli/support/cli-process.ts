@@ -74,6 +74,11 @@ export class CliProcess {
     }
   }
 
+  /** Keys typed on the terminal (`terminal: true`): `\x03` is Ctrl-C. */
+  type(keys: string): void {
+    this.child.stdin?.write(keys);
+  }
+
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.child.exitCode === null) this.child.kill(signal);
   }
