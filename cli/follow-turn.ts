@@ -1,16 +1,20 @@
+import { type ConnectionLike, WorkflowNotFoundError } from '@temporalio/client';
 import type { TurnHandle } from '../client';
 import { CliError } from './cli-error';
 import { exitCodes } from './exit-codes';
 import { openLiveView } from './live-view';
 import type { Output } from './output';
+import { reasonOf } from './reason-of';
 import type { CommandContext } from './render/answer-commands';
 import { progressLines } from './render/progress-lines';
 import { renderFrame } from './render/render-frame';
 import { applyTurnEvent, emptyTurnDisplay, type TurnDisplay } from './render/turn-display';
 import type { TurnEvent } from './render/turn-event';
 
-/** How long the turn may go without answering a progress query (no worker, a stuck task) before we say so. */
-const quietWarningMs = 5_000;
+/** How long one progress query may wait for a worker to answer it. */
+const queryDeadlineMs = 5_000;
+/** How long the turn may go without answering progress queries (no worker, a stuck task) before we say so. */
+const quietWarningMs = 4_000;
 
 /**
  * Shows a turn until it ends: JSON lines of its events on stdout with `--json`, a live view
@@ -18,11 +22,14 @@ const quietWarningMs = 5_000;
  */
 export async function followTurn({
   handle,
+  connection,
   output,
   context,
   taskQueue,
 }: {
   handle: TurnHandle;
+  /** The client's connection, to bound each query. */
+  connection: ConnectionLike;
   output: Output;
   context: CommandContext;
   taskQueue: string;
@@ -43,7 +50,7 @@ export async function followTurn({
   process.once('SIGINT', stopOnCtrlC);
 
   const show = (event: TurnEvent) => {
-    applyTurnEvent(display, event);
+    applyTurnEvent({ display, event });
     if (output.json) output.jsonLine(event);
     else if (live) {
       if (event.kind === 'entry' && event.entry.type === 'tool.approval_requested')
@@ -60,18 +67,24 @@ export async function followTurn({
   try {
     for (;;) {
       try {
-        for await (const { seq: n, entry } of handle.watch({ after: seq })) {
-          seq = n;
+        const entries = handle.watch({ after: seq });
+        for (;;) {
+          // A query waits for a worker to answer it: bounded, so a turn nobody runs is reported.
+          const next = await connection.withDeadline(Date.now() + queryDeadlineMs, () => entries.next());
+          if (next.done) break;
+          seq = next.value.seq;
           quietSince = Date.now();
-          show({ kind: 'entry', seq: n, entry });
+          show({ kind: 'entry', seq, entry: next.value.entry });
         }
         break;
       } catch (error) {
+        if (error instanceof WorkflowNotFoundError)
+          throw new CliError(`turn ${handle.turnId} is gone (${error.message})`, { cause: error });
         // A turn whose first workflow task has not run (no worker yet) cannot answer queries: wait for it.
         if (Date.now() - quietSince > quietWarningMs && !warned) {
           warned = true;
-          const message = `turn ${handle.turnId} does not answer (${error instanceof Error ? error.message : String(error)}); is a worker polling task queue ${taskQueue}? Start one with \`durable-turns worker --agent MODULE\``;
-          if (live) live.draw([...frame(), message]);
+          const message = `turn ${handle.turnId} does not answer (${reasonOf({ error })}); is a worker polling task queue ${taskQueue}? Start one with \`durable-turns worker --agent MODULE\``;
+          if (live) live.print([message]);
           else output.progress(message);
         }
         await new Promise((resolve) => setTimeout(resolve, 500));

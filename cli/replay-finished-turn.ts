@@ -25,7 +25,7 @@ export async function replayFinishedTurn({
   const display = emptyTurnDisplay({ turnId: handle.turnId, transcriptOnly: true });
   result.events.forEach((entry, index) => {
     const event: TurnEvent = { kind: 'entry', seq: index + 1, entry };
-    applyTurnEvent(display, event);
+    applyTurnEvent({ display, event });
     if (output.json) output.jsonLine(event);
     else if (!output.live)
       for (const line of progressLines({ display, event, colors: output.colors, context }))

@@ -90,7 +90,13 @@ export function registerRunCommand({ program }: { program: Command }): void {
                 `turn ${turnId} started (model ${flags.model}, task queue ${connected.taskQueue}, namespace ${connected.namespace} on ${connected.address})`,
               ),
             );
-          await followTurn({ handle, output, context: setup.context, taskQueue: connected.taskQueue });
+          await followTurn({
+            handle,
+            connection: connected.client.client.connection,
+            output,
+            context: setup.context,
+            taskQueue: connected.taskQueue,
+          });
           return finishTurn({ handle, output });
         },
       });

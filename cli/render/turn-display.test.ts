@@ -86,7 +86,7 @@ function fold({ turnId, entries }: { turnId: string; entries: JournalEntry[] }):
 } {
   const display = emptyTurnDisplay({ turnId });
   const events = entries.map((entry, i): TurnEvent => ({ kind: 'entry', seq: i + 1, entry }));
-  for (const event of events) applyTurnEvent(display, event);
+  for (const event of events) applyTurnEvent({ display, event });
   return { display, events };
 }
 
@@ -126,28 +126,37 @@ describe('the display a turn is drawn from', () => {
 
   test('shows text streamed before the response completes, then the whole response in its place', () => {
     const display = emptyTurnDisplay({ turnId: 't3' });
-    applyTurnEvent(display, {
-      kind: 'entry',
-      seq: 1,
-      entry: { type: 'turn.started', turnId: 't3', input: [{ role: 'user', content: 'hi' }] },
-    });
-    applyTurnEvent(display, { kind: 'entry', seq: 2, entry: { type: 'model.requested', responseIndex: 0 } });
-    applyTurnEvent(display, { kind: 'text-delta', responseIndex: 0, text: 'Hel' });
-    applyTurnEvent(display, { kind: 'text-delta', responseIndex: 0, text: 'lo' });
-    expect(display.responses[0]).toMatchObject({ text: 'Hello', streaming: true });
-    applyTurnEvent(display, {
-      kind: 'entry',
-      seq: 3,
-      entry: {
-        type: 'model.responded',
-        responseIndex: 0,
-        message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there.' }] },
-        calls: [],
-        usage: { inputTokens: 1, outputTokens: 2 },
-        finishReason: 'stop',
+    applyTurnEvent({
+      display,
+      event: {
+        kind: 'entry',
+        seq: 1,
+        entry: { type: 'turn.started', turnId: 't3', input: [{ role: 'user', content: 'hi' }] },
       },
     });
-    applyTurnEvent(display, { kind: 'text-delta', responseIndex: 0, text: ' late' });
+    applyTurnEvent({
+      display,
+      event: { kind: 'entry', seq: 2, entry: { type: 'model.requested', responseIndex: 0 } },
+    });
+    applyTurnEvent({ display, event: { kind: 'text-delta', responseIndex: 0, text: 'Hel' } });
+    applyTurnEvent({ display, event: { kind: 'text-delta', responseIndex: 0, text: 'lo' } });
+    expect(display.responses[0]).toMatchObject({ text: 'Hello', streaming: true });
+    applyTurnEvent({
+      display,
+      event: {
+        kind: 'entry',
+        seq: 3,
+        entry: {
+          type: 'model.responded',
+          responseIndex: 0,
+          message: { role: 'assistant', content: [{ type: 'text', text: 'Hello there.' }] },
+          calls: [],
+          usage: { inputTokens: 1, outputTokens: 2 },
+          finishReason: 'stop',
+        },
+      },
+    });
+    applyTurnEvent({ display, event: { kind: 'text-delta', responseIndex: 0, text: ' late' } });
     expect(display.responses[0]).toMatchObject({ text: 'Hello there.', streaming: false });
   });
 });
@@ -197,7 +206,7 @@ describe('the plain log (output piped)', () => {
     const { events } = fold({ turnId: 't6', entries: await journalOf({ turnId: 't6' }) });
     const display = emptyTurnDisplay({ turnId: 't6' });
     const lines = events.flatMap((event) => {
-      applyTurnEvent(display, event);
+      applyTurnEvent({ display, event });
       return progressLines({ display, event, colors: plain, context });
     });
     expect(lines).toEqual(

@@ -79,9 +79,9 @@ export function emptyTurnDisplay({
 }
 
 /** Folds one event into the display (mutating it, as the engine's reducer does its state). */
-export function applyTurnEvent(display: TurnDisplay, event: TurnEvent): TurnDisplay {
+export function applyTurnEvent({ display, event }: { display: TurnDisplay; event: TurnEvent }): TurnDisplay {
   if (event.kind === 'text-delta') {
-    const response = responseAt(display, event.responseIndex);
+    const response = responseAt({ display, index: event.responseIndex });
     if (response.streaming) response.text += event.text;
     return display;
   }
@@ -93,28 +93,28 @@ export function applyTurnEvent(display: TurnDisplay, event: TurnEvent): TurnDisp
   }
   switch (entry.type) {
     case 'model.requested':
-      responseAt(display, entry.responseIndex);
+      responseAt({ display, index: entry.responseIndex });
       break;
     case 'model.attempt_failed':
-      responseAt(display, entry.responseIndex).failures.push({
+      responseAt({ display, index: entry.responseIndex }).failures.push({
         attempt: entry.attempt,
         error: entry.error,
         ...(entry.retryAt !== undefined && { retryAt: entry.retryAt }),
       });
       break;
     case 'model.responded': {
-      const response = responseAt(display, entry.responseIndex);
+      const response = responseAt({ display, index: entry.responseIndex });
       response.streaming = false;
       response.text = entry.message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
       response.reasoning = entry.message.content
         .flatMap((p) => (p.type === 'reasoning' ? [p.text] : []))
         .join('');
       response.usage = entry.usage;
-      for (const call of entry.calls) noteCall(display, { responseIndex: entry.responseIndex, call });
+      for (const call of entry.calls) noteCall({ display, responseIndex: entry.responseIndex, call });
       break;
     }
     case 'model.call_accepted':
-      noteCall(display, { responseIndex: entry.responseIndex, call: entry.call });
+      noteCall({ display, responseIndex: entry.responseIndex, call: entry.call });
       break;
     case 'tool.approval_requested': {
       const call = display.calls.get(entry.toolCallId);
@@ -155,7 +155,7 @@ export function applyTurnEvent(display: TurnDisplay, event: TurnEvent): TurnDisp
     default:
       break;
   }
-  syncBatch(display);
+  syncBatch({ display });
   return display;
 }
 
@@ -171,7 +171,7 @@ export function displayStateView({
   return turnStateView(display.state, display.finished ? display.lastAt : now);
 }
 
-function responseAt(display: TurnDisplay, index: number): ResponseDisplay {
+function responseAt({ display, index }: { display: TurnDisplay; index: number }): ResponseDisplay {
   let response = display.responses.find((r) => r.index === index);
   if (!response) {
     response = { index, text: '', reasoning: '', streaming: true, callIds: [], failures: [] };
@@ -181,10 +181,15 @@ function responseAt(display: TurnDisplay, index: number): ResponseDisplay {
   return response;
 }
 
-function noteCall(
-  display: TurnDisplay,
-  { responseIndex, call }: { responseIndex: number; call: CallState['call'] },
-): void {
+function noteCall({
+  display,
+  responseIndex,
+  call,
+}: {
+  display: TurnDisplay;
+  responseIndex: number;
+  call: CallState['call'];
+}): void {
   if (display.calls.has(call.toolCallId)) return;
   display.calls.set(call.toolCallId, {
     toolCallId: call.toolCallId,
@@ -197,12 +202,12 @@ function noteCall(
     ...(call.rejection && { rejection: call.rejection.message }),
   });
   display.callOrder.push(call.toolCallId);
-  const response = responseAt(display, responseIndex);
+  const response = responseAt({ display, index: responseIndex });
   if (!response.callIds.includes(call.toolCallId)) response.callIds.push(call.toolCallId);
 }
 
 /** Copies what the engine knows of the current batch's calls: waves, phases, attempts, timings. */
-function syncBatch(display: TurnDisplay): void {
+function syncBatch({ display }: { display: TurnDisplay }): void {
   for (const c of display.state?.batch?.calls ?? []) {
     const shown = display.calls.get(c.call.toolCallId);
     if (!shown) continue;
