@@ -95,3 +95,4 @@ export {
   type ScriptedStep,
   scriptedModel,
 } from './models/scripted-model';
+export type { SupportedLanguageModel } from './models/supported-language-model';

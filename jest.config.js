@@ -1,6 +1,17 @@
 // Tests run TypeScript through SWC (type-checking is `tsc --noEmit` in `npm run check`).
 // ESM-only packages (the AI SDK and its helpers) are transformed to CommonJS like our own code.
-const esmOnly = ['ai', '@ai-sdk', '@openai', 'eventsource-parser', '@standard-schema', '@vercel', 'openai'];
+// zod ships both, but AI SDK 7 imports `zod/v4/locales/en.js` by file, which is its ESM build.
+const esmOnly = [
+  'ai',
+  '@ai-sdk',
+  '@openai',
+  'eventsource-parser',
+  '@standard-schema',
+  '@vercel',
+  '@workflow',
+  'openai',
+  'zod',
+];
 
 /**
  * Tests that need a Temporal server (the suite's shared dev server, or the CLI to start their

@@ -41,8 +41,8 @@ export async function measureSameTurnOnPeers({
     },
     frameworks: {
       ours: 'InProcessExecutor, parallel, maxConcurrency 10, defaults otherwise (journal, health, loop detection on)',
-      aiSdk: 'ai generateText + MockLanguageModelV3.doGenerate',
-      aiSdkStream: 'ai streamText + MockLanguageModelV3.doStream (ours streams too)',
+      aiSdk: 'ai 7 generateText + MockLanguageModelV4.doGenerate',
+      aiSdkStream: 'ai 7 streamText + MockLanguageModelV4.doStream (ours streams too)',
       openaiAgents: '@openai/agents Runner.run + custom Model.getResponse, tracing disabled',
     },
     ours: turnReport(samples.ours),

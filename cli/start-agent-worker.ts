@@ -7,6 +7,8 @@ import type { AgentModule } from './load-agent';
 
 export interface AgentWorker {
   worker: Worker;
+  /** Which workflow code it runs: a prebuilt bundle (its path), or bundled at start. */
+  bundle: string;
   connection: NativeConnection;
 }
 
@@ -17,6 +19,7 @@ export async function startAgentWorker({
   namespace,
   taskQueue,
   agent,
+  workflowBundlePath,
   timeoutMs = 5_000,
 }: {
   connectionOptions: ResolvedConnectionOptions;
@@ -25,6 +28,8 @@ export async function startAgentWorker({
   namespace: string;
   taskQueue: string;
   agent: AgentModule;
+  /** A prebuilt workflow bundle that must be usable (see `createTurnWorker`). */
+  workflowBundlePath?: string;
   timeoutMs?: number;
 }): Promise<AgentWorker> {
   const { address } = connectionOptions;
@@ -48,8 +53,13 @@ export async function startAgentWorker({
       taskQueue,
       tools: agent.tools,
       models: agent.models,
+      ...(workflowBundlePath !== undefined && { workflowBundlePath }),
     });
-    return { worker, connection };
+    const bundle =
+      worker.workflowBundle.kind === 'prebuilt'
+        ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
+        : 'workflow bundled at start';
+    return { worker, connection, bundle };
   } catch (error) {
     await connection.close();
     throw error;

@@ -7,21 +7,14 @@ import {
 import { z } from 'zod';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
-import {
-  activityTimingSchema,
-  type TurnWorkflowInput,
-  turnWorkflowInputSchema,
-  turnWorkflowType,
-} from '../contract/turn-workflow';
+import { activityTimingSchema, turnWorkflowType } from '../contract/turn-workflow';
 import {
   approvalConfigSchema,
   budgetSchema,
   conversationIdSchema,
-  defaultModelRetry,
   detectionConfigSchema,
   dispatchConfigSchema,
   limitsConfigSchema,
-  normalizeInput,
   retryPolicySchema,
   type TurnStatus,
   timeoutsConfigSchema,
@@ -29,6 +22,8 @@ import {
   turnInputSchema,
 } from '../core';
 import { TurnHandle } from './turn-handle';
+import { turnStartMetadata } from './turn-start-metadata';
+import { turnWorkflowInputFrom } from './turn-workflow-input';
 
 export interface TurnClientOptions {
   connection: Connection;
@@ -93,32 +88,7 @@ export class TurnClient {
       );
     }
     const a = parsed.data;
-    const input: TurnWorkflowInput = turnWorkflowInputSchema.parse({
-      turnId: a.turnId,
-      ...(a.conversationId ? { conversationId: a.conversationId } : {}),
-      input: normalizeInput(a.input),
-      model: a.model,
-      config: {
-        dispatch: a.dispatch ?? {},
-        budget: a.budget ?? {},
-        detection: a.detection ?? {},
-        approvals: a.approvals ?? {},
-        modelRetry: {
-          ...defaultModelRetry,
-          ...(a.timing?.modelMaxAttempts ? { maxAttempts: a.timing.modelMaxAttempts } : {}),
-          ...a.modelRetry,
-        },
-        timeouts: {
-          ...(a.timing?.toolTimeoutMs ? { toolMs: a.timing.toolTimeoutMs } : {}),
-          ...(a.timing?.modelTimeoutMs ? { modelMs: a.timing.modelTimeoutMs } : {}),
-          ...a.timeouts,
-        },
-        limits: a.limits ?? {},
-      },
-      ...(a.timing ? { timing: a.timing } : {}),
-      ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),
-      ...(a.maxOutputBytes ? { maxOutputBytes: a.maxOutputBytes } : {}),
-    });
+    const input = turnWorkflowInputFrom({ args, parsed: a });
     try {
       const handle = await this.client.workflow.start(turnWorkflowType, {
         workflowId: a.turnId,
@@ -126,6 +96,13 @@ export class TurnClient {
         args: [input],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         workflowIdConflictPolicy: a.ifRunning === 'attach' ? 'USE_EXISTING' : 'FAIL',
+        // What the Web UI's list shows for the turn: its model and the first line of its input.
+        ...turnStartMetadata({
+          turnId: a.turnId,
+          ...(a.conversationId ? { conversationId: a.conversationId } : {}),
+          model: a.model,
+          messages: input.input,
+        }),
       });
       return new TurnHandle(a.turnId, handle);
     } catch (error) {

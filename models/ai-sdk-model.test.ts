@@ -2,40 +2,51 @@ import {
   APICallError,
   type LanguageModelV3,
   type LanguageModelV3CallOptions,
-  type LanguageModelV3StreamPart,
+  type LanguageModelV4,
+  type LanguageModelV4CallOptions,
 } from '@ai-sdk/provider';
 import { ModelError, type ModelStreamPart } from '../core';
 import { wireRequest } from '../test/support/models/wire-test-kit';
 import { aiSdkModel } from './ai-sdk-model';
+import type { SupportedLanguageModel } from './supported-language-model';
 
-const v3Usage = {
+const usage = {
   inputTokens: { total: 30, noCache: 30, cacheRead: undefined, cacheWrite: undefined },
   outputTokens: { total: 8, text: 8, reasoning: undefined },
 };
-const stopped = { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: v3Usage };
+const stopped = { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage };
 
-/** A provider model that streams the given parts and records the options it was called with. */
-function fakeModel(parts: readonly unknown[], onCancel?: () => void) {
-  const calls: LanguageModelV3CallOptions[] = [];
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
+/**
+ * A provider model of the given spec (v4 unless said) that streams the given parts and records the
+ * options it was called with.
+ */
+function fakeModel(
+  parts: readonly unknown[],
+  { spec = 'v4', onCancel, fail }: { spec?: 'v4' | 'v3'; onCancel?: () => void; fail?: unknown } = {},
+) {
+  const calls: (LanguageModelV4CallOptions | LanguageModelV3CallOptions)[] = [];
+  const doStream = async <Part>(options: LanguageModelV4CallOptions | LanguageModelV3CallOptions) => {
+    calls.push(options);
+    if (fail !== undefined) throw fail;
+    let next = 0;
+    const stream = new ReadableStream<Part>({
+      pull(controller) {
+        if (next < parts.length) controller.enqueue(parts[next++] as Part);
+        else controller.close();
+      },
+      cancel: () => onCancel?.(),
+    });
+    return { stream };
+  };
+  const common = {
     provider: 'fake.chat',
     modelId: 'fake-1',
     supportedUrls: {},
     doGenerate: () => Promise.reject(new Error('doGenerate is not used')),
-    doStream: async (options) => {
-      calls.push(options);
-      let next = 0;
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
-        pull(controller) {
-          if (next < parts.length) controller.enqueue(parts[next++] as LanguageModelV3StreamPart);
-          else controller.close();
-        },
-        cancel: () => onCancel?.(),
-      });
-      return { stream };
-    },
   };
+  const v4: LanguageModelV4 = { ...common, specificationVersion: 'v4', doStream };
+  const v3: LanguageModelV3 = { ...common, specificationVersion: 'v3', doStream };
+  const model: SupportedLanguageModel = spec === 'v4' ? v4 : v3;
   return { model, calls };
 }
 
@@ -46,35 +57,48 @@ async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStr
 }
 
 describe('aiSdkModel', () => {
-  it('maps AI SDK stream parts to ours, dropping the ones that carry nothing we record', async () => {
-    const { model } = fakeModel([
-      { type: 'stream-start', warnings: [] },
-      { type: 'response-metadata', id: 'r1', modelId: 'fake-1' },
-      { type: 'reasoning-start', id: 'r' },
-      { type: 'reasoning-delta', id: 'r', delta: 'plan' },
-      { type: 'reasoning-end', id: 'r' },
-      { type: 'text-start', id: 't' },
-      { type: 'text-delta', id: 't', delta: '' },
-      { type: 'text-delta', id: 't', delta: 'Hi' },
-      { type: 'text-end', id: 't' },
-      { type: 'source', sourceType: 'url', id: 's', url: 'https://example.com' },
-      { type: 'tool-input-start', id: 'c1', toolName: 'read_file' },
-      { type: 'tool-input-delta', id: 'c1', delta: '{"path":' },
-      { type: 'tool-input-delta', id: 'c1', delta: '"a"}' },
-      { type: 'tool-input-end', id: 'c1' },
-      { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"a"}' },
-      { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: '{"path":"b"}' },
-      { type: 'tool-call', toolCallId: 'ws', toolName: 'web_search', input: '{}', providerExecuted: true },
-      { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: v3Usage },
-    ]);
-    expect(await collect(aiSdkModel({ name: 'm', model }).stream(wireRequest()))).toEqual([
-      { type: 'reasoning-delta', delta: 'plan' },
-      { type: 'text-delta', delta: 'Hi' },
-      { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"a"}' },
-      { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: '{"path":"b"}' },
-      { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 30, outputTokens: 8 } },
-    ]);
-  });
+  it.each(['v4', 'v3'] as const)(
+    'maps spec %s stream parts to ours, dropping the ones that carry nothing we record',
+    async (spec) => {
+      const { model } = fakeModel(
+        [
+          { type: 'stream-start', warnings: [] },
+          ...(spec === 'v4' ? [{ type: 'ping' }, { type: 'custom', kind: 'fake.note' }] : []),
+          { type: 'response-metadata', id: 'r1', modelId: 'fake-1' },
+          { type: 'reasoning-start', id: 'r' },
+          { type: 'reasoning-delta', id: 'r', delta: 'plan' },
+          { type: 'reasoning-end', id: 'r' },
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: '' },
+          { type: 'text-delta', id: 't', delta: 'Hi' },
+          { type: 'text-end', id: 't' },
+          { type: 'source', sourceType: 'url', id: 's', url: 'https://example.com' },
+          { type: 'tool-input-start', id: 'c1', toolName: 'read_file' },
+          { type: 'tool-input-delta', id: 'c1', delta: '{"path":' },
+          { type: 'tool-input-delta', id: 'c1', delta: '"a"}' },
+          { type: 'tool-input-end', id: 'c1' },
+          { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"a"}' },
+          { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: '{"path":"b"}' },
+          {
+            type: 'tool-call',
+            toolCallId: 'ws',
+            toolName: 'web_search',
+            input: '{}',
+            providerExecuted: true,
+          },
+          { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage },
+        ],
+        { spec },
+      );
+      expect(await collect(aiSdkModel({ name: 'm', model }).stream(wireRequest()))).toEqual([
+        { type: 'reasoning-delta', delta: 'plan' },
+        { type: 'text-delta', delta: 'Hi' },
+        { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"a"}' },
+        { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: '{"path":"b"}' },
+        { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 30, outputTokens: 8 } },
+      ]);
+    },
+  );
 
   it('accepts usage as plain numbers and a finish reason as a string, counting missing tokens as 0', async () => {
     const { model } = fakeModel([
@@ -85,29 +109,34 @@ describe('aiSdkModel', () => {
     ]);
   });
 
-  it('calls doStream once with the converted prompt, the tools, the idempotency header and the settings', async () => {
-    const { model, calls } = fakeModel([stopped]);
-    const controller = new AbortController();
-    await collect(
-      aiSdkModel({
-        name: 'm',
-        model,
+  it.each(['v4', 'v3'] as const)(
+    'calls doStream of a spec %s model once with the converted prompt, the tools, the idempotency header and the settings',
+    async (spec) => {
+      const { model, calls } = fakeModel([stopped], { spec });
+      const controller = new AbortController();
+      await collect(
+        aiSdkModel({
+          name: 'm',
+          model,
+          maxOutputTokens: 256,
+          temperature: 0,
+          providerOptions: { fake: { x: 1 } },
+        }).stream(wireRequest({ signal: controller.signal, idempotencyKey: 't1/model/4' })),
+      );
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toEqual({
+        prompt: [{ role: 'user', content: [{ type: 'text', text: 'Read a.txt' }] }],
+        tools: [
+          expect.objectContaining({ type: 'function', name: 'read_file', description: 'Reads a file' }),
+        ],
+        abortSignal: controller.signal,
+        headers: { 'Idempotency-Key': 't1/model/4' },
+        providerOptions: { fake: { x: 1 } },
         maxOutputTokens: 256,
         temperature: 0,
-        providerOptions: { fake: { x: 1 } },
-      }).stream(wireRequest({ signal: controller.signal, idempotencyKey: 't1/model/4' })),
-    );
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toEqual({
-      prompt: [{ role: 'user', content: [{ type: 'text', text: 'Read a.txt' }] }],
-      tools: [expect.objectContaining({ type: 'function', name: 'read_file', description: 'Reads a file' })],
-      abortSignal: controller.signal,
-      headers: { 'Idempotency-Key': 't1/model/4' },
-      providerOptions: { fake: { x: 1 } },
-      maxOutputTokens: 256,
-      temperature: 0,
-    });
-  });
+      });
+    },
+  );
 
   it('offers no tools when the request has none', async () => {
     const { model, calls } = fakeModel([stopped]);
@@ -140,7 +169,7 @@ describe('aiSdkModel', () => {
       message: 'fake.chat stream ended without a finish reason after 1 part (transient)',
     });
     const noReason = fakeModel([
-      { type: 'finish', finishReason: { unified: 'other', raw: undefined }, usage: v3Usage },
+      { type: 'finish', finishReason: { unified: 'other', raw: undefined }, usage },
     ]).model;
     await expect(
       collect(aiSdkModel({ name: 'm', model: noReason }).stream(wireRequest())),
@@ -148,6 +177,28 @@ describe('aiSdkModel', () => {
       retryable: true,
       message: 'fake.chat stream ended without a finish reason after 0 parts (transient)',
     });
+  });
+
+  it('retries a stream whose finish says it was interrupted (AI SDK 7 providers, when the completion signal never came)', async () => {
+    const interrupted = fakeModel([
+      { type: 'text-delta', id: 't', delta: 'par' },
+      { type: 'finish', finishReason: { unified: 'interrupted', raw: undefined }, usage },
+    ]).model;
+    await expect(
+      collect(aiSdkModel({ name: 'm', model: interrupted }).stream(wireRequest())),
+    ).rejects.toMatchObject({
+      retryable: true,
+      message: 'fake.chat stream ended without a finish reason after 1 part (transient)',
+    });
+  });
+
+  it('refuses a model of another LanguageModel spec when it is handed over, naming the supported ones', () => {
+    const { model } = fakeModel([stopped]);
+    const v2 = { ...model, specificationVersion: 'v2' } as const;
+    // @ts-expect-error the types refuse a v2 model too; this is what a JavaScript caller or a cast gets.
+    expect(() => aiSdkModel({ name: 'm', model: v2 })).toThrow(
+      'fake.chat model "fake-1" implements AI SDK LanguageModel specification "v2"; supported are "v4" (AI SDK 7 providers: @ai-sdk/openai 4.x, @ai-sdk/anthropic 4.x, @ai-sdk/openai-compatible 3.x) and "v3" (AI SDK 6 providers: @ai-sdk/openai 3.x, @ai-sdk/anthropic 3.x, @ai-sdk/openai-compatible 2.x); install a provider package of one of those majors',
+    );
   });
 
   it('holds a call the provider completed with arguments that are not JSON until the finish, and drops it when none comes', async () => {
@@ -168,9 +219,9 @@ describe('aiSdkModel', () => {
   });
 
   it('classifies a request that fails before streaming', async () => {
-    const { model } = fakeModel([]);
-    model.doStream = () =>
-      Promise.reject(new APICallError({ message: 'nope', url: 'u', requestBodyValues: {}, statusCode: 401 }));
+    const { model } = fakeModel([], {
+      fail: new APICallError({ message: 'nope', url: 'u', requestBodyValues: {}, statusCode: 401 }),
+    });
     await expect(collect(aiSdkModel({ name: 'm', model }).stream(wireRequest()))).rejects.toMatchObject({
       retryable: false,
       message: expect.stringContaining('HTTP 401'),
@@ -184,8 +235,10 @@ describe('aiSdkModel', () => {
         { type: 'text-delta', id: 't', delta: 'a' },
         { type: 'text-delta', id: 't', delta: 'b' },
       ],
-      () => {
-        cancelled = true;
+      {
+        onCancel: () => {
+          cancelled = true;
+        },
       },
     );
     for await (const part of aiSdkModel({ name: 'm', model }).stream(wireRequest())) {

@@ -1,20 +1,25 @@
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3StreamPart,
-  SharedV3ProviderOptions,
-} from '@ai-sdk/provider';
+import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
 import type { ModelRequest, ModelStreamPart, TurnModel, Usage } from '../core';
 import { classifyProviderError, unfinishedStreamError } from './classify-provider-error';
+import {
+  assertSupportedLanguageModel,
+  openLanguageModelStream,
+  type PortableCallOptions,
+  type SupportedLanguageModel,
+  type SupportedStreamPart,
+} from './supported-language-model';
 import { toLanguageModelPrompt, toLanguageModelTools } from './to-language-model-prompt';
 import { ToolInputTracker } from './tool-input-tracker';
 
 export interface AiSdkModelOptions {
   /** How the model is named in events, metrics and the dashboard. */
   name: string;
-  /** Any AI SDK provider model (`openai.chat('gpt-4.1')`, `anthropic('claude-…')`, …). */
-  model: LanguageModelV3;
-  providerOptions?: SharedV3ProviderOptions;
+  /**
+   * Any AI SDK provider model (`openai.chat('gpt-4.1')`, `anthropic('claude-…')`, …) of spec v4
+   * (AI SDK 7 providers) or v3 (AI SDK 6 providers); another spec is refused here.
+   */
+  model: SupportedLanguageModel;
+  providerOptions?: SharedV4ProviderOptions;
   maxOutputTokens?: number;
   temperature?: number;
   /** Values blanked out of error messages (createModel passes the API key). */
@@ -35,6 +40,7 @@ export function aiSdkModel({
   temperature,
   secrets,
 }: AiSdkModelOptions): TurnModel {
+  assertSupportedLanguageModel({ model });
   const provider = model.provider;
   // Anthropic's Messages API refuses a tool_use whose input is not an object.
   const objectToolInputs = provider.startsWith('anthropic');
@@ -51,7 +57,7 @@ export function aiSdkModel({
           secrets,
           ...(midStream ? { partsReceived: handedOn } : {}),
         });
-      const options: LanguageModelV3CallOptions = {
+      const options: PortableCallOptions = {
         prompt: toLanguageModelPrompt({ messages: request.messages, objectToolInputs }),
         ...(request.tools.length > 0 ? { tools: toLanguageModelTools(request.tools) } : {}),
         abortSignal: request.signal,
@@ -60,9 +66,9 @@ export function aiSdkModel({
         ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
         ...(temperature !== undefined ? { temperature } : {}),
       };
-      let stream: ReadableStream<LanguageModelV3StreamPart>;
+      let stream: ReadableStream<SupportedStreamPart>;
       try {
-        ({ stream } = await model.doStream(options));
+        stream = await openLanguageModelStream({ model, options });
       } catch (error) {
         throw classify(error, false);
       }
@@ -128,12 +134,14 @@ function isJson(text: string): boolean {
 }
 
 /**
- * Whether a finish part carries the provider's own reason. V3 parts are `{ unified, raw }`; the
- * OpenAI chat provider fills in `{ unified: 'other', raw: undefined }` when the stream closed
- * before any `finish_reason`.
+ * Whether a finish part carries the provider's own reason. Reasons are `{ unified, raw }`. AI SDK 7
+ * providers say `interrupted` when the stream closed cleanly before the provider's completion
+ * signal; AI SDK 6's OpenAI chat provider filled in `{ unified: 'other', raw: undefined }` instead.
  */
 function saidWhyItStopped(reason: unknown): boolean {
-  if (typeof reason !== 'object' || reason === null || !('raw' in reason)) return true;
+  if (typeof reason !== 'object' || reason === null) return true;
+  if ('unified' in reason && reason.unified === 'interrupted') return false;
+  if (!('raw' in reason)) return true;
   return reason.raw !== undefined || !('unified' in reason) || reason.unified !== 'other';
 }
 
@@ -141,14 +149,19 @@ function saidWhyItStopped(reason: unknown): boolean {
  * One AI SDK stream part as ours (none, one, or — for an eagerly completed call — one early).
  * Starts and ends of text blocks, metadata, sources and files carry nothing we record.
  */
-function toStreamParts(part: LanguageModelV3StreamPart, tracker: ToolInputTracker): ModelStreamPart[] {
+function toStreamParts(part: SupportedStreamPart, tracker: ToolInputTracker): ModelStreamPart[] {
   switch (part.type) {
     case 'text-delta':
     case 'reasoning-delta':
       return part.delta === '' ? [] : [{ type: part.type, delta: part.delta }];
     case 'tool-input-start':
+      // v3 providers of AI SDK 6's later releases send `inputEncoding` too, though v3's types lack it.
       if (!part.providerExecuted)
-        tracker.start({ id: part.id, toolName: part.toolName, textEncoded: part.inputEncoding === 'text' });
+        tracker.start({
+          id: part.id,
+          toolName: part.toolName,
+          textEncoded: 'inputEncoding' in part && part.inputEncoding === 'text',
+        });
       return [];
     case 'tool-input-delta': {
       const call = tracker.delta(part.id, part.delta);
@@ -167,7 +180,7 @@ function toStreamParts(part: LanguageModelV3StreamPart, tracker: ToolInputTracke
   }
 }
 
-/** V3 sends `{ unified, raw }`; older providers sent the string itself. */
+/** v3 and v4 send `{ unified, raw }`; older providers sent the string itself. */
 function finishReasonOf(reason: unknown): string {
   if (typeof reason === 'string') return reason;
   if (
@@ -180,7 +193,7 @@ function finishReasonOf(reason: unknown): string {
   return 'unknown';
 }
 
-/** V3 usage counts are `{ total, … }` objects; V2 ones were plain numbers. Missing counts are 0. */
+/** v3 and v4 usage counts are `{ total, … }` objects; v2 ones were plain numbers. Missing counts are 0. */
 function usageOf(usage: unknown): Usage {
   const record = typeof usage === 'object' && usage !== null ? (usage as Record<string, unknown>) : {};
   return { inputTokens: tokenCount(record.inputTokens), outputTokens: tokenCount(record.outputTokens) };

@@ -111,6 +111,21 @@ describe('classifyProviderError', () => {
     expect(other.message).toContain('bad');
   });
 
+  it('retries an in-stream error its provider marks retryable, though its kind is not one we know', () => {
+    // What AI SDK 7 providers send: their own verdict, from the error's type or status.
+    const busy = {
+      message: 'The server is busy',
+      type: 'server_is_busy',
+      statusCode: 503,
+      isRetryable: true,
+    };
+    expect(classify(busy)).toMatchObject({
+      retryable: true,
+      message: 'test.chat stream error (server_is_busy): The server is busy',
+    });
+    expect(classify({ ...busy, isRetryable: false })).toMatchObject({ retryable: false });
+  });
+
   it('retries a stream chunk that is not JSON, quoting it cut short and saying how far the stream got', () => {
     const garbage = `<html>${'x'.repeat(10_000)}`;
     const error = classify(
@@ -138,6 +153,16 @@ describe('classifyProviderError', () => {
     expect(data).toMatchObject({ retryable: true });
     expect(data.message).toContain("after 1 part (Expected 'id' to be a string.)");
     expect(data.message).toContain('{"index":0,"id":7}');
+  });
+
+  it('retries a first chunk the Anthropic provider could not read, though it keeps nothing to quote', () => {
+    const error = classify(new Error('Expected a normalized Anthropic stream error'));
+    expect(error).toMatchObject({
+      retryable: true,
+      message:
+        'test.chat sent a first stream chunk it could not read (the provider keeps no copy to quote) (transient)',
+    });
+    expect(classify(new Error('Expected a normalized answer'))).toMatchObject({ retryable: false });
   });
 
   it('retries a stream that ended without a finish reason, saying after how many parts', () => {

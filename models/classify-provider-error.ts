@@ -150,6 +150,13 @@ export function classifyProviderError({
     );
   }
 
+  if (isUnreadableFirstChunk(error)) {
+    return new ModelError(
+      `${provider} sent a first stream chunk it could not read (the provider keeps no copy to quote) (transient)`,
+      true,
+    );
+  }
+
   if (isTimeout(error)) return new ModelError(`${provider} request timed out`, true);
   const network = findNetworkError(error);
   if (network) {
@@ -212,6 +219,16 @@ function isAbort(error: unknown): boolean {
   return name === 'AbortError' || name === 'ResponseAborted';
 }
 
+/**
+ * `@ai-sdk/anthropic` 4 peeks at the first chunk before handing the stream over; when that chunk
+ * is not JSON or not of the expected shape, it throws this bare `Error`, dropping the parse error
+ * and the chunk. Malformed like a garbage chunk later on, so as transient.
+ */
+function isUnreadableFirstChunk(error: unknown): boolean {
+  const like = errorLike(error);
+  return like?.name === 'Error' && /^Expected a normalized \w+ stream error$/.test(like.message);
+}
+
 function isTimeout(error: unknown): boolean {
   return errorLike(error)?.name === 'TimeoutError';
 }
@@ -232,13 +249,19 @@ function findNetworkError(error: unknown): string | undefined {
   return undefined;
 }
 
-/** The transient `type` / `code` of a provider's in-stream error object (`{ type: 'overloaded_error', message }`). */
+/**
+ * The transient `type` / `code` of a provider's in-stream error object (`{ type: 'overloaded_error',
+ * message }`), or the kind of one the provider itself marks `isRetryable`.
+ */
 function transientStreamErrorKind(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || errorLike(error)) return undefined;
   const nested =
     'error' in error && typeof error.error === 'object' && error.error !== null ? error.error : error;
-  for (const kind of [readString(nested, 'type'), readString(nested, 'code')])
-    if (kind !== undefined && transientStreamErrorKinds.has(kind)) return kind;
+  const kinds = [readString(nested, 'type'), readString(nested, 'code')];
+  for (const kind of kinds) if (kind !== undefined && transientStreamErrorKinds.has(kind)) return kind;
+  // AI SDK 7 providers attach their own verdict (from the error's type or status) to in-stream errors.
+  if ('isRetryable' in error && error.isRetryable === true)
+    return kinds.find((kind) => kind !== undefined) ?? 'retryable';
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { TurnModel } from '../core';
 import { aiSdkModel } from './ai-sdk-model';
@@ -37,7 +37,7 @@ export function createModel(
     return key;
   };
 
-  let model: LanguageModelV3;
+  let model: LanguageModelV4;
   let apiKey: string | undefined;
   switch (resolved.provider) {
     case 'openai-compatible':
@@ -70,7 +70,7 @@ export function createModel(
     name: resolved.name,
     model,
     ...(resolved.providerOptions
-      ? { providerOptions: resolved.providerOptions as SharedV3ProviderOptions }
+      ? { providerOptions: resolved.providerOptions as SharedV4ProviderOptions }
       : {}),
     ...(resolved.maxOutputTokens !== undefined ? { maxOutputTokens: resolved.maxOutputTokens } : {}),
     ...(resolved.temperature !== undefined ? { temperature: resolved.temperature } : {}),

@@ -4,5 +4,6 @@ export * from './create-model';
 export * from './model-config';
 export * from './scripted-model';
 export * from './stream-response';
+export * from './supported-language-model';
 export * from './to-language-model-prompt';
 export * from './tool-specs';

@@ -1,3 +1,4 @@
+import { createOpenAI as createOpenAIOfSpecV3 } from '@ai-sdk/openai-v3';
 import { buildModelResponse, ModelError, type ModelStreamPart, type TurnModel } from '../core';
 import {
   type OpenAiChatReply,
@@ -6,6 +7,7 @@ import {
 } from '../test/support/models/openai-chat-server';
 import type { TestServer } from '../test/support/models/recording-server';
 import { transcriptWithToolResult, wireRegistry, wireRequest } from '../test/support/models/wire-test-kit';
+import { aiSdkModel } from './ai-sdk-model';
 import { createModel } from './create-model';
 import { streamResponse } from './stream-response';
 
@@ -13,9 +15,11 @@ const apiKey = 'sk-wire-test-0123456789abcdef';
 
 /**
  * Real HTTP against a local chat-completions server, through the real AI SDK providers: the OpenAI
- * provider's chat model and the OpenAI-compatible provider (vLLM, Ollama, llama.cpp) speak the same wire.
+ * provider's chat model and the OpenAI-compatible provider (vLLM, Ollama, llama.cpp) speak the same
+ * wire. `openai-v3` is the previous major (`@ai-sdk/openai` 3, LanguageModel spec v3), which
+ * applications that have not upgraded still plug in.
  */
-describe.each(['openai', 'openai-compatible'] as const)(
+describe.each(['openai', 'openai-compatible', 'openai-v3'] as const)(
   'the %s provider over chat-completions',
   (provider) => {
     let server: TestServer | undefined;
@@ -28,10 +32,23 @@ describe.each(['openai', 'openai-compatible'] as const)(
       script: readonly OpenAiChatReply[],
     ): Promise<{ model: TurnModel; server: TestServer }> {
       server = await startOpenAiChatServer(script);
-      const model = createModel(
-        { provider, name: 'wire', model: 'gpt-4.1-mini', baseURL: server.baseURL, apiKeyEnv: 'WIRE_KEY' },
-        { env: { WIRE_KEY: apiKey } },
-      );
+      const model =
+        provider === 'openai-v3'
+          ? aiSdkModel({
+              name: 'wire',
+              model: createOpenAIOfSpecV3({ apiKey, baseURL: server.baseURL }).chat('gpt-4.1-mini'),
+              secrets: [apiKey],
+            })
+          : createModel(
+              {
+                provider,
+                name: 'wire',
+                model: 'gpt-4.1-mini',
+                baseURL: server.baseURL,
+                apiKeyEnv: 'WIRE_KEY',
+              },
+              { env: { WIRE_KEY: apiKey } },
+            );
       return { model, server };
     }
 
@@ -223,6 +240,20 @@ describe.each(['openai', 'openai-compatible'] as const)(
       expect(error.retryable).toBe(true);
       expect(error.message).toContain('{"choices": [oops');
     });
+
+    if (provider === 'openai') {
+      it('retries an in-stream error frame of a kind only the provider knows to be transient', async () => {
+        const frame = {
+          error: { message: 'The server is overloaded', type: null, code: 'server_is_overloaded' },
+        };
+        const { model } = await modelFor([
+          { kind: 'stream', text: ['Hel', 'lo'], inject: [{ afterChunks: 2, data: JSON.stringify(frame) }] },
+        ]);
+        const error = await failure(model);
+        expect(error.retryable).toBe(true);
+        expect(error.message).toContain('The server is overloaded');
+      });
+    }
 
     it('cuts a huge garbage chunk short in the error message', async () => {
       const garbage = `<html>${'x'.repeat(100_000)}</html>`;

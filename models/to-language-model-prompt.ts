@@ -1,9 +1,4 @@
-import type {
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Message,
-  LanguageModelV3Prompt,
-  LanguageModelV3ToolResultPart,
-} from '@ai-sdk/provider';
+import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
 import {
   type AssistantMessage,
   type Message,
@@ -12,7 +7,39 @@ import {
   type ToolSpec,
 } from '../core';
 
-type AssistantContent = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'];
+/**
+ * The prompt we send, in the part of the provider-level prompt format that LanguageModel specs v3
+ * (AI SDK 6 providers) and v4 (AI SDK 7) share — text, reasoning, tool calls, text tool results —
+ * so one value goes to a model of either spec. The adapter assigns it to each spec's own prompt
+ * type, so the compiler checks that both still accept it.
+ */
+export type PortablePrompt = PortableMessage[];
+
+export type PortableMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: PortableTextPart[] }
+  | { role: 'assistant'; content: PortableAssistantPart[] }
+  | { role: 'tool'; content: PortableToolResultPart[] };
+
+type PortableTextPart = { type: 'text'; text: string };
+type PortableAssistantPart =
+  | PortableTextPart
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
+type PortableToolResultPart = {
+  type: 'tool-result';
+  toolCallId: string;
+  toolName: string;
+  output: { type: 'text'; value: string } | { type: 'error-text'; value: string };
+};
+
+/** A function tool as both specs describe it (v3 and v4 function tools have the same shape). */
+export type PortableFunctionTool = {
+  type: 'function';
+  name: string;
+  description?: string;
+  inputSchema: LanguageModelV4FunctionTool['inputSchema'];
+};
 
 /**
  * Our transcript as the AI SDK's provider-level prompt. Tool results go back as text (errors and
@@ -32,8 +59,8 @@ export function toLanguageModelPrompt({
   messages: readonly Message[];
   /** Wrap tool-call input that is not a JSON object (set for providers that require objects). */
   objectToolInputs?: boolean;
-}): LanguageModelV3Prompt {
-  const prompt: LanguageModelV3Prompt = [];
+}): PortablePrompt {
+  const prompt: PortablePrompt = [];
   for (const message of messages) {
     switch (message.role) {
       case 'system':
@@ -60,17 +87,17 @@ export function toLanguageModelPrompt({
 }
 
 /** Our tool specs as AI SDK function tools. */
-export function toLanguageModelTools(tools: readonly ToolSpec[]): LanguageModelV3FunctionTool[] {
+export function toLanguageModelTools(tools: readonly ToolSpec[]): PortableFunctionTool[] {
   return tools.map((tool) => ({
     type: 'function',
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.inputSchema as LanguageModelV3FunctionTool['inputSchema'],
+    inputSchema: tool.inputSchema as PortableFunctionTool['inputSchema'],
   }));
 }
 
-function assistantContent(message: AssistantMessage, objectToolInputs: boolean): AssistantContent {
-  const content: AssistantContent = [];
+function assistantContent(message: AssistantMessage, objectToolInputs: boolean): PortableAssistantPart[] {
+  const content: PortableAssistantPart[] = [];
   for (const part of message.content) {
     switch (part.type) {
       case 'text':
@@ -105,7 +132,7 @@ function toolCallInput(input: unknown, objectOnly: boolean): unknown {
   return { invalid_arguments: typeof input === 'string' ? input : JSON.stringify(value) };
 }
 
-function toolResult(part: ToolResultPart): LanguageModelV3ToolResultPart {
+function toolResult(part: ToolResultPart): PortableToolResultPart {
   const value = renderToolOutput(part.output);
   return {
     type: 'tool-result',

@@ -1,4 +1,4 @@
-import { bundleWorkflowCode, type NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type TranscriptCache } from '../activities';
 import {
   type AnyTool,
@@ -8,6 +8,8 @@ import {
   type TurnModel,
   type TurnObserver,
 } from '../core';
+import { chooseTurnWorkflowBundle, type TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
+import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
 
 export interface CreateTurnWorkerOptions {
   connection: NativeConnection;
@@ -22,11 +24,32 @@ export interface CreateTurnWorkerOptions {
   health?: ToolHealthRegistry;
   /** The transcripts this worker's model requests hold between requests (bounded; see `TranscriptCache`). */
   transcripts?: TranscriptCache;
+  /**
+   * A prebuilt turn workflow bundle (`buildTurnWorkflowBundle` / `durable-turns-bundle --out …`) to
+   * run; if it is missing or stale, creating the worker fails. Unset: the bundle at
+   * `defaultTurnWorkflowBundlePath` if usable, else the workflow is bundled at start (seconds), with
+   * a log line saying why. `false`: always bundle at start.
+   */
+  workflowBundlePath?: string | false;
+  /**
+   * Workflow interceptor modules (paths or package names) to install besides the turn worker's own.
+   * A prebuilt bundle must have been built with the same list. (Temporal ignores
+   * `worker.interceptors.workflowModules` when given a bundle: name them here.)
+   */
+  workflowInterceptorModules?: readonly string[];
+  /** Where the worker says why it bundles at start (default: the Temporal runtime's logger, as a warning). */
+  log?: (message: string) => void;
   /** Extra Temporal worker options (concurrency limits, identity, …). */
   worker?: Partial<
     Omit<
       WorkerOptions,
-      'connection' | 'namespace' | 'taskQueue' | 'activities' | 'workflowBundle' | 'workflowsPath'
+      | 'connection'
+      | 'namespace'
+      | 'taskQueue'
+      | 'activities'
+      | 'workflowBundle'
+      | 'workflowsPath'
+      | 'bundlerOptions'
     >
   >;
 }
@@ -34,21 +57,13 @@ export interface CreateTurnWorkerOptions {
 /** The longest the SDK holds back an activity's heartbeat (and so the news of a cancel). */
 export const heartbeatThrottleMs = 500;
 
-let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
-
-/** The turn workflow bundled once per process: bundling takes seconds, and every worker runs the same code. */
-export function turnWorkflowBundle(): ReturnType<typeof bundleWorkflowCode> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietLogger });
-  return bundle;
-}
-
 /**
  * A Temporal worker that runs turns: the turn workflow, and the model and tool activities bound
  * to this worker's tools, models, hooks, observers and health registry.
  */
 export async function createTurnWorker(
   options: CreateTurnWorkerOptions,
-): Promise<Worker & { health: ToolHealthRegistry }> {
+): Promise<Worker & { health: ToolHealthRegistry; workflowBundle: TurnWorkflowBundleSource }> {
   const models = new Map<string, TurnModel>(
     Array.isArray(options.models)
       ? (options.models as readonly TurnModel[]).map((m) => [m.name, m])
@@ -56,11 +71,16 @@ export async function createTurnWorker(
   );
   if (models.size === 0) throw new Error('createTurnWorker needs at least one model');
   const health = options.health ?? new ToolHealthRegistry({ now: Date.now });
+  const { bundle, source } = await chooseTurnWorkflowBundle({
+    explicitPath: options.workflowBundlePath,
+    interceptorModuleIds: workflowInterceptorModuleIds({ extra: options.workflowInterceptorModules }),
+    log: options.log ?? ((message) => Runtime.instance().logger.warn(message)),
+  });
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
-    workflowBundle: await turnWorkflowBundle(),
+    workflowBundle: bundle,
     activities: createActivities({
       registry: new ToolRegistry(options.tools),
       models,
@@ -77,14 +97,5 @@ export async function createTurnWorker(
     defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
   });
-  return Object.assign(worker, { health });
+  return Object.assign(worker, { health, workflowBundle: source });
 }
-
-const quietLogger = {
-  log: () => {},
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-};

@@ -1,2 +1,11 @@
 export { TranscriptCache, type TranscriptCacheOptions } from '../activities/transcript-cache';
+export * from './build-turn-workflow-bundle';
+export type { TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 export * from './create-turn-worker';
+export { type TurnWorkflowBundle, turnWorkflowBundle } from './turn-workflow-bundle';
+export {
+  type TurnWorkflowBundleManifest,
+  turnWorkflowBundleManifestPath,
+  turnWorkflowBundleManifestSchema,
+} from './turn-workflow-bundle-manifest';
+export { turnWorkflowInterceptorModules } from './workflow-interceptor-modules';

@@ -11,6 +11,7 @@ import { modelRejectedType, type TurnActivities } from '../contract/activities';
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
 import type { HostEvent, ModelCall, ModelFailure } from '../core';
 import { failureMessage } from './failure-message';
+import { modelSummary } from './model-summary';
 
 /**
  * Runs one model request as an activity and queues its response or failure. Since revision 2
@@ -31,6 +32,12 @@ export class ModelActivity {
   start(op: ModelCall, maxArgumentBytes: number): Promise<void> {
     const { timing } = this.input;
     const activities = proxyActivities<TurnActivities>({
+      // The Web UI shows this instead of a bare `callModel` (user metadata: replay does not match on it).
+      summary: modelSummary({
+        responseIndex: op.responseIndex,
+        model: this.input.model,
+        attempt: op.attempt,
+      }),
       startToCloseTimeout: op.timeoutMs,
       heartbeatTimeout: timing.heartbeatTimeoutMs,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

@@ -10,6 +10,7 @@ import { attemptLostType, type TurnActivities } from '../contract/activities';
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
 import type { CallPolicy, HostEvent, ToolStart } from '../core';
 import { failureMessage } from './failure-message';
+import { toolSummary } from './tool-summary';
 
 /**
  * Runs tool attempts as activities (activity id = tool call id) and queues how each ended. It
@@ -35,6 +36,8 @@ export class ToolActivities {
     const { timing } = this.input;
     const activities = proxyActivities<TurnActivities>({
       activityId: call.toolCallId,
+      // The Web UI shows this instead of a bare `runTool` (user metadata: replay does not match on it).
+      summary: toolSummary({ call, attempt }),
       startToCloseTimeout: start.timeoutMs + timing.heartbeatTimeoutMs,
       heartbeatTimeout: timing.heartbeatTimeoutMs,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,

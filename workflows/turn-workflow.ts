@@ -5,6 +5,7 @@ import {
   continueAsNew,
   isCancellation,
   patched,
+  setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -13,11 +14,15 @@ import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../cont
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../contract/turn-workflow';
 import { turnWorkflowInputSchema } from '../contract/turn-workflow';
 import { engineRevision, feedHostEvent, type HostEvent, type TurnOperation } from '../core';
+import { callLabel } from './call-label';
 import { packCarried } from './carried-turn';
 import { ModelActivity } from './model-activity';
+import { modelSummary } from './model-summary';
 import { ToolActivities } from './tool-activities';
+import { TurnDetails } from './turn-details';
 import { installTurnHandlers } from './turn-handlers';
 import { openTurnRecord, type TurnRecord } from './turn-record';
+import { waitSummary } from './wait-summary';
 
 /**
  * Turns begun before the engine's revision 2 replay under revision 1 (see `engineRevision`): the
@@ -46,6 +51,18 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   ]);
   const tools = new ToolActivities(input, engine.view.revision, queue);
   const model = new ModelActivity(input, engine.view.revision, queue);
+  const details = new TurnDetails(engine, input.model);
+  let shown = { seq: -1, phase: '' };
+  /**
+   * The Web UI's current details (no command: read by the metadata query). Rendered again only
+   * when the turn recorded something or the phase changed, not for every event.
+   */
+  const show = (phase: string) => {
+    const seq = turn.progressSeq();
+    if (seq === shown.seq && phase === shown.phase) return;
+    shown = { seq, phase };
+    setCurrentDetails(details.render({ phase }));
+  };
 
   /**
    * Feeds what happened: calls handed over from the stream first (each may start at once while the
@@ -76,6 +93,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     for (;;) {
       feed({ launch: true });
       if (!engine.finished && continueAsNewDue(input)) {
+        show('continuing as new once nothing runs');
         await continueAsNewWhenDrained({ input, turn, tools, queue, feed: () => feed({ launch: true }) });
         continue;
       }
@@ -85,6 +103,8 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       if (op.kind === 'finished') break;
       switch (op.kind) {
         case 'call-model': {
+          const streaming = `${modelSummary({ responseIndex: op.responseIndex, model: input.model, attempt: op.attempt })} streaming`;
+          show(streaming);
           let ended = false;
           void model.start(op, engine.view.config.limits.maxArgumentBytes).then(() => {
             ended = true;
@@ -93,6 +113,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           while (!ended) {
             await condition(() => ended || queue.length > 0);
             feed({ launch: true });
+            show(streaming);
           }
           break;
         }
@@ -102,8 +123,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
         case 'wait': {
           setWaiting(op.approvals.length > 0);
           const wake = () => queue.length > 0;
-          if (op.untilMs === undefined) await condition(wake);
-          else await condition(wake, Math.max(1, op.untilMs - Date.now()));
+          if (op.untilMs === undefined) {
+            show(waitingPhase(op.approvals));
+            await condition(wake);
+          } else {
+            // The timer says what it waits for (user metadata: replay does not match on it).
+            const summary = waitSummary({ untilMs: op.untilMs, view: engine.view, model: input.model });
+            show(summary);
+            await condition(wake, Math.max(1, op.untilMs - Date.now()), { summary });
+          }
           setWaiting(false);
           break;
         }
@@ -114,6 +142,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   } catch (error) {
     if (!isCancellation(error)) throw error;
     await CancellationScope.nonCancellable(async () => {
+      show('cancelling: recording what the running calls report');
       // Calls handed over before the cancel take their place in the transcript; none starts now.
       queue.push({ kind: 'cancel', reason: 'the turn was cancelled' });
       feed({ launch: false });
@@ -122,12 +151,22 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
         await condition(() => queue.length > 0 || (tools.running === 0 && queue.length === 0));
         if (queue.length === 0 && tools.running === 0) break;
         feed({ launch: false });
+        show('cancelling: recording what the running calls report');
       }
       await Promise.all([tools.settled(), model.settled()]);
       feed({ launch: false });
     });
   }
+  show('finished');
   return finish(turn);
+}
+
+/** What a wait without a deadline is for: a person's decision, or the calls that are running. */
+function waitingPhase(approvals: readonly { toolName: string; toolCallId: string }[]): string {
+  const first = approvals[0];
+  if (!first) return 'tools running';
+  const more = approvals.length > 1 ? ` and ${approvals.length - 1} more` : '';
+  return `awaiting approval: ${callLabel({ call: first })}${more}`;
 }
 
 /**

@@ -1,22 +1,22 @@
 import type {
-  LanguageModelV3Content,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3StreamPart,
-  LanguageModelV3Usage,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
 } from '@ai-sdk/provider';
 import { PEER_FINAL_TEXT, peerBatches } from './peer-script';
 
-const ZERO_USAGE: LanguageModelV3Usage = {
+const ZERO_USAGE: LanguageModelV4Usage = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };
 
 /** The peer script as AI SDK `doGenerate` results, one per step. */
-export function generateResults(): LanguageModelV3GenerateResult[] {
+export function generateResults(): LanguageModelV4GenerateResult[] {
   const toolSteps = peerBatches().map(
-    (batch): LanguageModelV3GenerateResult => ({
+    (batch): LanguageModelV4GenerateResult => ({
       content: batch.map(
-        (c): LanguageModelV3Content => ({
+        (c): LanguageModelV4Content => ({
           type: 'tool-call',
           toolCallId: c.id,
           toolName: 'noop',
@@ -40,11 +40,11 @@ export function generateResults(): LanguageModelV3GenerateResult[] {
 }
 
 /** The peer script as AI SDK stream parts, one array per step. */
-export function streamSteps(): LanguageModelV3StreamPart[][] {
-  const toolSteps = peerBatches().map((batch): LanguageModelV3StreamPart[] => [
+export function streamSteps(): LanguageModelV4StreamPart[][] {
+  const toolSteps = peerBatches().map((batch): LanguageModelV4StreamPart[] => [
     { type: 'stream-start', warnings: [] },
     ...batch.map(
-      (c): LanguageModelV3StreamPart => ({
+      (c): LanguageModelV4StreamPart => ({
         type: 'tool-call',
         toolCallId: c.id,
         toolName: 'noop',

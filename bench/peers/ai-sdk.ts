@@ -1,5 +1,5 @@
 import { generateText, type StepResult, stepCountIs, streamText, type ToolSet, tool } from 'ai';
-import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
+import { MockLanguageModelV4, simulateReadableStream } from 'ai/test';
 import { z } from 'zod';
 import { check, type Trial } from '../measure';
 import { ExecutionCounter, NOOP_RESULT } from '../noop-tool';
@@ -42,7 +42,7 @@ function verifySteps(
 /** The peer turn through `generateText` (the SDK's non-streaming multi-step loop). */
 export function aiSdkGenerateTrial(): Trial {
   counter.count = 0;
-  const model = new MockLanguageModelV3({ doGenerate: generateResults() });
+  const model = new MockLanguageModelV4({ doGenerate: generateResults() });
   let result: Awaited<ReturnType<typeof generateText<NoopTools>>> | undefined;
   return {
     run: async () => {
@@ -56,7 +56,7 @@ export function aiSdkGenerateTrial(): Trial {
 export function aiSdkStreamTrial(): Trial {
   counter.count = 0;
   const steps = streamSteps();
-  const model = new MockLanguageModelV3({
+  const model = new MockLanguageModelV4({
     doStream: async () => {
       const chunks = steps[model.doStreamCalls.length - 1];
       if (!chunks) throw new Error('aiSdkStream: the SDK asked for more responses than scripted');

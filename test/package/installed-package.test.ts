@@ -98,7 +98,30 @@ test('the tarball carries the built code with its declarations, the README, the 
       !/^(dist|docs)\/|^(README\.md|LICENSE|package\.json)$/.test(f),
   );
   expect(stray).toEqual([]);
+  // A workflow bundle is made by the user's build, for their @temporalio/workflow: never shipped.
+  expect(packedFiles.filter((f) => f.startsWith('dist/workflow-bundle/'))).toEqual([]);
 });
+
+test("the installed durable-turns-bundle bin bundles the turn workflow for the project's own @temporalio/workflow", async () => {
+  const { stdout } = await run(
+    path.join(project, 'node_modules/.bin/durable-turns-bundle'),
+    ['--out', 'build/turn-workflows.js'],
+    {
+      cwd: project,
+      timeout: 180_000,
+    },
+  );
+  expect(stdout).toMatch(/wrote build\/turn-workflows\.js and build\/turn-workflows\.manifest\.json/);
+  const manifest = JSON.parse(
+    await readFile(path.join(project, 'build/turn-workflows.manifest.json'), 'utf8'),
+  );
+  const installed = JSON.parse(
+    await readFile(path.join(project, 'node_modules/@temporalio/workflow/package.json'), 'utf8'),
+  );
+  expect(manifest.temporalWorkflowVersion).toBe(installed.version);
+  const code = await readFile(path.join(project, 'build/turn-workflows.js'), 'utf8');
+  expect(code).toContain('turnWorkflow');
+}, 240_000);
 
 test('every entry point loads with require from plain Node, exporting what users need and none of the engine internals', async () => {
   const names = JSON.parse(await node(['-e', listExportsCjs])) as Record<string, string[]>;
