@@ -127,20 +127,24 @@ export class TurnClient {
     return new TurnHandle(turnId, this.client.workflow.getHandle(turnId));
   }
 
-  /** Turns, newest first, filtered by status and conversation (through the search attributes). */
+  /** Turns, newest first, filtered by status, conversation and a pending approval (through the search attributes). */
   async list({
     status,
     conversationId,
+    waitingForApproval,
     limit = 100,
   }: {
     status?: string;
     conversationId?: string;
+    waitingForApproval?: boolean;
     limit?: number;
   } = {}): Promise<TurnSummary[]> {
     const clauses = [`WorkflowType = '${turnWorkflowType}'`];
     if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
     if (conversationId)
       clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);
+    if (waitingForApproval !== undefined)
+      clauses.push(`${turnSearchAttributes.waitingForApproval.name} = ${waitingForApproval}`);
     const out: TurnSummary[] = [];
     for await (const execution of this.client.workflow.list({ query: clauses.join(' AND ') })) {
       const attrs = execution.searchAttributes as Record<string, unknown[] | undefined>;

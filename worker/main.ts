@@ -5,71 +5,11 @@
  * DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent) — and
  * DURABLE_TURNS_WORKFLOW_BUNDLE — a prebuilt workflow bundle (`durable-turns-bundle --out …`) that
  * must be usable (default: the one `npm run build` / `durable-turns-bundle` put in this package if
- * usable, else the workflow is bundled at start).
+ * usable, else the workflow is bundled at start). It is `durable-turns worker`
+ * (cli/commands/worker.ts), and takes the same flags.
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { NativeConnection } from '@temporalio/worker';
-import type { AnyTool, TurnModel } from '../core';
-import { addressOrigin, connectionConfigFromEnv, toConnectionOptions } from '../devserver';
-import { createTurnWorker } from './create-turn-worker';
+import { runCli } from '../cli/run-cli';
 
-interface AgentModule {
-  tools: AnyTool[];
-  models: TurnModel[] | Record<string, TurnModel>;
-}
-
-async function loadAgent(specifier: string | undefined): Promise<AgentModule> {
-  const target = specifier ? path.resolve(specifier) : path.join(__dirname, '../examples/demo-agent');
-  // import() of a bare path needs its extension (this file compiles to CommonJS, but import() stays
-  // ESM); resolve it as require would, then import its URL, so the agent may be CommonJS or ESM.
-  const loaded = (await import(pathToFileURL(require.resolve(target)).href)) as Partial<AgentModule> & {
-    demoTools?: AnyTool[];
-    demoModel?: TurnModel;
-  };
-  const tools = loaded.tools ?? loaded.demoTools;
-  const models = loaded.models ?? (loaded.demoModel ? [loaded.demoModel] : undefined);
-  if (!tools || !models)
-    throw new Error(`DURABLE_TURNS_AGENT module ${target} must export \`tools\` and \`models\``);
-  return { tools, models };
-}
-
-async function main() {
-  const config = connectionConfigFromEnv();
-  if (!config.address)
-    throw new Error(
-      'set TEMPORAL_ADDRESS (or address in the Temporal CLI profile) to the Temporal frontend (host:port) this worker should poll',
-    );
-  const connection = await NativeConnection.connect(await toConnectionOptions(config)).catch(
-    (error: unknown) => {
-      throw new Error(
-        `cannot reach Temporal at ${config.address} (${addressOrigin({ config })}): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    },
-  );
-  const agent = await loadAgent(process.env.DURABLE_TURNS_AGENT);
-  const bundlePath = process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim();
-  const worker = await createTurnWorker({
-    connection,
-    namespace: config.namespace,
-    taskQueue: config.taskQueue,
-    ...agent,
-    ...(bundlePath ? { workflowBundlePath: bundlePath } : {}),
-  });
-  const bundle =
-    worker.workflowBundle.kind === 'prebuilt'
-      ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
-      : 'workflow bundled at start';
-  console.log(
-    `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace}; ${bundle})`,
-  );
-  await worker.run();
-  await connection.close();
-}
-
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runCli({ argv: [...process.argv.slice(0, 2), 'worker', ...process.argv.slice(2)] });

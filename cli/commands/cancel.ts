@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import { CliError } from '../cli-error';
+import { commandSetup, withClient } from '../command-setup';
+import { exitCodes } from '../exit-codes';
+import { findTurn } from '../find-turn';
+
+export function registerCancelCommand({ program }: { program: Command }): void {
+  program
+    .command('cancel')
+    .description('ask a running turn to stop: open calls get interrupted outputs, the turn ends cancelled')
+    .argument('<turn-id>', 'the turn to cancel')
+    .action(async (turnId: string, _values: unknown, command: Command) => {
+      const setup = commandSetup({ command });
+      const { output, context } = setup;
+      process.exitCode = await withClient({
+        setup,
+        run: async (connected) => {
+          const { handle, running, workflowStatus } = await findTurn({ connected, turnId });
+          if (!running)
+            throw new CliError(
+              `turn ${turnId} already ended (${workflowStatus.toLowerCase()}); there is nothing to cancel`,
+            );
+          await handle.cancel();
+          if (output.json) output.jsonLine({ turnId, cancelRequested: true });
+          else
+            output.result(
+              `cancel requested for turn ${turnId}; \`${context.prefix} watch ${turnId}\` follows it to its end`,
+            );
+          return exitCodes.ok;
+        },
+      });
+    });
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { type Command, Option } from 'commander';
+import { z } from 'zod';
+import { conversationIdSchema, turnIdSchema } from '../../core';
+import { CliError } from '../cli-error';
+import { commandSetup, withClient } from '../command-setup';
+import { countFlagSchema, durationFlagSchema } from '../duration-flag';
+import { exitCodes } from '../exit-codes';
+import { finishTurn } from '../finish-turn';
+import { followTurn } from '../follow-turn';
+import { parseFlags } from '../parse-flags';
+import { warnIfNoWorker } from '../warn-if-no-worker';
+
+const runFlagsSchema = z.object({
+  model: z.string().min(1, 'name a model the worker has (see `durable-turns dev` or the agent module)'),
+  turnId: turnIdSchema.optional(),
+  conversation: conversationIdSchema.optional(),
+  maxModelResponses: countFlagSchema.optional(),
+  maxToolCalls: countFlagSchema.optional(),
+  maxTokens: countFlagSchema.optional(),
+  maxWallTime: durationFlagSchema.optional(),
+  sequential: z.boolean().default(false),
+  maxConcurrency: countFlagSchema.optional(),
+  approvalTimeout: durationFlagSchema.optional(),
+  detach: z.boolean().default(false),
+});
+
+export function registerRunCommand({ program }: { program: Command }): void {
+  program
+    .command('run')
+    .description('start a turn and show it live until it ends (exit code by its final status)')
+    .argument('<input>', "the user's message")
+    .requiredOption('--model <name>', 'the model to ask, by the name the worker registered it under')
+    .option('--turn-id <id>', 'the turn id (default: a new one); a running turn with this id is attached to')
+    .option('--conversation <id>', 'the conversation the turn belongs to (for `list --conversation`)')
+    .option('--max-model-responses <n>', 'budget: model responses')
+    .option('--max-tool-calls <n>', 'budget: tool calls')
+    .option('--max-tokens <n>', 'budget: tokens (input + output)')
+    .option('--max-wall-time <duration>', 'budget: wall time (500ms, 30s, 5m, 1h)')
+    .addOption(
+      new Option('--sequential', 'run one call at a time (default: parallel waves)').conflicts(
+        'maxConcurrency',
+      ),
+    )
+    .option('--max-concurrency <n>', 'at most this many calls of a wave at once')
+    .option('--approval-timeout <duration>', 'reject a call nobody approved within this long')
+    .option('--detach', 'print the turn id and return without watching')
+    .action(async (input: string, values: Record<string, unknown>, command: Command) => {
+      const setup = commandSetup({ command });
+      const flags = parseFlags({ schema: runFlagsSchema, values });
+      const { output } = setup;
+      if (input.trim() === '')
+        throw new CliError('the input is empty: say what the turn should do', { exitCode: exitCodes.usage });
+      const turnId = flags.turnId ?? `turn-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+      process.exitCode = await withClient({
+        setup,
+        run: async (connected) => {
+          await warnIfNoWorker({ connected, output });
+          const budget = {
+            ...(flags.maxModelResponses && { maxModelResponses: flags.maxModelResponses }),
+            ...(flags.maxToolCalls && { maxToolCalls: flags.maxToolCalls }),
+            ...(flags.maxTokens && { maxTokens: flags.maxTokens }),
+            ...(flags.maxWallTime && { maxWallTimeMs: flags.maxWallTime }),
+          };
+          const handle = await connected.client
+            .start({
+              turnId,
+              input,
+              model: flags.model,
+              ...(flags.conversation && { conversationId: flags.conversation }),
+              ...(Object.keys(budget).length > 0 && { budget }),
+              dispatch: {
+                ...(flags.sequential && { mode: 'sequential' as const }),
+                ...(flags.maxConcurrency && { maxConcurrency: flags.maxConcurrency }),
+              },
+              ...(flags.approvalTimeout && { approvals: { timeoutMs: flags.approvalTimeout } }),
+            })
+            .catch((error: unknown) => {
+              throw new CliError(error instanceof Error ? error.message : String(error), { cause: error });
+            });
+          if (flags.detach) {
+            if (output.json)
+              output.jsonLine({ turnId, namespace: connected.namespace, taskQueue: connected.taskQueue });
+            else output.result(turnId);
+            return exitCodes.ok;
+          }
+          if (!output.json)
+            output.progress(
+              output.colors.dim(
+                `turn ${turnId} started (model ${flags.model}, task queue ${connected.taskQueue}, namespace ${connected.namespace} on ${connected.address})`,
+              ),
+            );
+          await followTurn({
+            handle,
+            connection: connected.client.client.connection,
+            output,
+            context: setup.context,
+            taskQueue: connected.taskQueue,
+          });
+          return finishTurn({ handle, output });
+        },
+      });
+    });
+}

@@ -1,0 +1,46 @@
+import type { Command } from 'commander';
+import { commandSetup, withClient } from '../command-setup';
+import { exitCodes } from '../exit-codes';
+import { findTurn } from '../find-turn';
+import { readResult } from '../read-result';
+import { stateLines } from '../render/state-lines';
+import { transcriptLines } from '../render/transcript-lines';
+import { resultUsageLine } from '../render/usage-line';
+
+export function registerShowCommand({ program }: { program: Command }): void {
+  program
+    .command('show')
+    .description("a turn's state (running) or result with its transcript (finished)")
+    .argument('<turn-id>', 'the turn to show')
+    .action(async (turnId: string, _values: unknown, command: Command) => {
+      const setup = commandSetup({ command });
+      const { output, context } = setup;
+      process.exitCode = await withClient({
+        setup,
+        run: async (connected) => {
+          const { handle, running } = await findTurn({ connected, turnId });
+          if (running) {
+            const state = await handle.state();
+            if (output.json) output.jsonLine({ turnId, running: true, state });
+            else
+              for (const line of stateLines({ view: state, colors: output.resultColors, context }))
+                output.result(line);
+            return exitCodes.ok;
+          }
+          const { events: _events, ...result } = await readResult({ handle });
+          if (output.json) output.jsonLine({ turnId, running: false, result });
+          else {
+            const c = output.resultColors;
+            output.result(
+              `turn ${c.bold(turnId)} ${result.status}${result.reason ? `: ${result.reason}` : ''}`,
+            );
+            output.result(c.dim(resultUsageLine({ result })));
+            output.result('');
+            for (const line of transcriptLines({ transcript: result.transcript, colors: c }))
+              output.result(line);
+          }
+          return exitCodes.ok;
+        },
+      });
+    });
+}

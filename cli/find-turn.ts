@@ -1,0 +1,44 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import type { TurnHandle } from '../client';
+import { turnWorkflowType } from '../contract/turn-workflow';
+import { turnIdSchema } from '../core';
+import { CliError } from './cli-error';
+import type { ConnectedClient } from './connect-client';
+import { exitCodes } from './exit-codes';
+
+export interface FoundTurn {
+  handle: TurnHandle;
+  /** The workflow's status as the server has it: `RUNNING`, `COMPLETED`, `CANCELLED`, `TERMINATED`, … */
+  workflowStatus: string;
+  running: boolean;
+}
+
+/** A turn that exists, or an error naming the id and the namespace it is not in. */
+export async function findTurn({
+  connected,
+  turnId,
+}: {
+  connected: ConnectedClient;
+  turnId: string;
+}): Promise<FoundTurn> {
+  const id = turnIdSchema.safeParse(turnId);
+  if (!id.success)
+    throw new CliError(id.error.issues[0]?.message ?? 'invalid turn id', { exitCode: exitCodes.usage });
+  const handle = connected.client.attach(turnId);
+  try {
+    const description = await connected.client.client.workflow.getHandle(turnId).describe();
+    if (description.type !== turnWorkflowType)
+      throw new CliError(
+        `${turnId} in namespace ${connected.namespace} is a ${description.type} workflow, not a turn`,
+      );
+    const workflowStatus = description.status.name;
+    return { handle, workflowStatus, running: workflowStatus === 'RUNNING' };
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError)
+      throw new CliError(
+        `no turn ${turnId} in namespace ${connected.namespace} (on ${connected.address}); \`durable-turns list\` shows the turns there`,
+        { cause: error },
+      );
+    throw error;
+  }
+}

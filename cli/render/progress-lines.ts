@@ -1,0 +1,114 @@
+import type { Colors } from '../output';
+import { answerCommands, type CommandContext } from './answer-commands';
+import { clip, formatMs, shortArgs } from './short-text';
+import { displayStateView, type TurnDisplay } from './turn-display';
+import type { TurnEvent } from './turn-event';
+import { usageLine } from './usage-line';
+
+/**
+ * The plain log of a turn when output is not a terminal (a file, a pipe, CI): a line or two per
+ * event that matters to a person, after `event` was folded into `display`.
+ */
+export function progressLines({
+  display,
+  event,
+  colors,
+  context,
+}: {
+  display: TurnDisplay;
+  event: TurnEvent;
+  colors: Colors;
+  context: CommandContext;
+}): string[] {
+  if (event.kind !== 'entry') return [];
+  const { entry } = event;
+  const named = (id: string) => {
+    const call = display.calls.get(id);
+    return call ? `${call.toolName} ${colors.dim(`#${id}`)}` : `#${id}`;
+  };
+  switch (entry.type) {
+    case 'model.attempt_failed':
+      return [
+        colors.yellow(
+          `response ${entry.responseIndex + 1}: model attempt ${entry.attempt} failed: ${entry.error}` +
+            (entry.retryAt === undefined ? '' : ' (trying again)'),
+        ),
+      ];
+    case 'model.responded': {
+      const text = entry.message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      const calls = entry.calls.length;
+      return [
+        `response ${entry.responseIndex + 1}: ${text.trim() === '' ? '(no text)' : clip({ text: text.trim(), max: 120 })}` +
+          colors.dim(
+            ` (${entry.usage.inputTokens} in, ${entry.usage.outputTokens} out${calls > 0 ? `; ${calls} call${calls === 1 ? '' : 's'}` : ''})`,
+          ),
+      ];
+    }
+    case 'tool.attempt_started': {
+      const call = display.calls.get(entry.toolCallId);
+      return [
+        `  wave ${(call?.wave ?? 0) + 1}: ${named(entry.toolCallId)} ${colors.dim(shortArgs({ input: call?.input }))} attempt ${entry.attempt} started`,
+      ];
+    }
+    case 'tool.attempt_finished':
+      return entry.result.status === 'error' && entry.result.retryable
+        ? [
+            colors.yellow(
+              `  ${named(entry.toolCallId)} attempt ${entry.attempt} failed: ${clip({ text: entry.result.content, max: 120 })}`,
+            ),
+          ]
+        : [];
+    case 'tool.attempt_lost':
+      return [
+        colors.yellow(
+          `  ${named(entry.toolCallId)} attempt ${entry.attempt} lost${entry.detail ? ` (${entry.detail})` : ''}${entry.rerun ? '; running it again' : ''}`,
+        ),
+      ];
+    case 'tool.completed': {
+      const call = display.calls.get(entry.toolCallId);
+      const { output } = entry;
+      const paint =
+        output.status === 'ok' ? colors.green : output.status === 'error' ? colors.red : colors.yellow;
+      const took = call?.durationMs === undefined ? '' : `, ${formatMs({ ms: call.durationMs })}`;
+      const detail =
+        output.status === 'ok'
+          ? ''
+          : `: ${clip({ text: typeof output.content === 'string' ? output.content : JSON.stringify(output.content), max: 120 })}`;
+      return [
+        `  ${named(entry.toolCallId)} ${paint(output.status)}${detail} ${colors.dim(`(${output.attempts} attempt${output.attempts === 1 ? '' : 's'}${took})`)}`,
+      ];
+    }
+    case 'tool.approval_requested': {
+      const call = display.calls.get(entry.toolCallId);
+      const { approve, reject } = answerCommands({
+        context,
+        turnId: display.turnId,
+        toolCallId: entry.toolCallId,
+      });
+      return [
+        colors.magenta(
+          `  ${named(entry.toolCallId)} ${shortArgs({ input: call?.input })} waits for approval; answer with:`,
+        ),
+        `    ${approve}`,
+        `    ${reject}`,
+      ];
+    }
+    case 'tool.approval_decided':
+      return [
+        `  ${named(entry.toolCallId)} ${entry.expired ? 'approval expired' : entry.approved ? 'approved' : 'rejected'}${entry.reason ? `: ${entry.reason}` : ''}`,
+      ];
+    case 'turn.halted':
+      return [colors.yellow(`turn halting: ${entry.reason} — ${entry.detail}`)];
+    case 'turn.finished': {
+      const view = displayStateView({ display, now: Date.now() });
+      const paint =
+        entry.status === 'completed' ? colors.green : entry.status === 'failed' ? colors.red : colors.yellow;
+      return [
+        `turn ${display.turnId} ${paint(entry.status)}${entry.reason ? `: ${entry.reason}` : ''}`,
+        ...(view ? [colors.dim(usageLine({ view }))] : []),
+      ];
+    }
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,38 @@
+import type { TurnStateView } from '../../core';
+import type { Colors } from '../output';
+import { answerCommands, type CommandContext } from './answer-commands';
+import { shortArgs } from './short-text';
+import { usageLine } from './usage-line';
+
+/** A running turn's `state()` for people: what it does now, each call of its batch, usage and budget. */
+export function stateLines({
+  view,
+  colors,
+  context,
+}: {
+  view: TurnStateView;
+  colors: Colors;
+  context: CommandContext;
+}): string[] {
+  const lines = [
+    `turn ${colors.bold(view.turnId)} running: ${view.phase}${view.currentWave === undefined ? '' : `, wave ${view.currentWave + 1}`}`,
+  ];
+  for (const call of view.calls) {
+    const state = call.status ?? (call.phase === 'awaiting-approval' ? 'awaiting approval' : call.phase);
+    lines.push(
+      `  wave ${call.wave + 1}  ${call.toolName} ${colors.dim(`#${call.toolCallId}`)}  ${state}${call.attempts > 0 ? ` · attempt ${call.attempts}` : ''}`,
+    );
+    if (call.approval) {
+      const { approve, reject } = answerCommands({
+        context,
+        turnId: view.turnId,
+        toolCallId: call.toolCallId,
+      });
+      lines.push(`      ${call.approval.reason}: ${shortArgs({ input: call.approval.input, max: 120 })}`);
+      lines.push(`      ${colors.magenta('approve:')} ${approve}`);
+      lines.push(`      ${colors.magenta('reject: ')} ${reject}`);
+    }
+  }
+  lines.push(colors.dim(usageLine({ view })));
+  return lines;
+}

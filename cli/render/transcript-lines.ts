@@ -1,0 +1,44 @@
+import type { Message } from '../../core';
+import type { Colors } from '../output';
+import { shortArgs } from './short-text';
+
+/** A transcript for people: who said what, each call with its arguments, each result with its status. */
+export function transcriptLines({ transcript, colors }: { transcript: Message[]; colors: Colors }): string[] {
+  const indent = (text: string) => text.split('\n').map((line) => `    ${line}`);
+  return transcript.flatMap((message): string[] => {
+    switch (message.role) {
+      case 'system':
+      case 'user':
+        return [colors.bold(`${message.role}:`), ...indent(message.content)];
+      case 'assistant':
+        return [
+          colors.bold('assistant:'),
+          ...message.content.flatMap((part) =>
+            part.type === 'text'
+              ? indent(part.text)
+              : part.type === 'reasoning'
+                ? indent(colors.dim(`(thinking) ${part.text}`))
+                : [
+                    `    ${colors.cyan('→')} ${part.toolName} ${colors.dim(`#${part.toolCallId}`)} ${shortArgs({ input: part.input, max: 200 })}`,
+                  ],
+          ),
+          ...(message.partial ? [colors.yellow(`    (cut short: ${message.partial.reason})`)] : []),
+        ];
+      case 'tool':
+        return message.content.flatMap((part) => {
+          const { output } = part;
+          const paint =
+            output.status === 'ok' ? colors.green : output.status === 'error' ? colors.red : colors.yellow;
+          const content =
+            typeof output.content === 'string' ? output.content : JSON.stringify(output.content, null, 2);
+          return [
+            `${colors.bold('tool')} ${part.toolName} ${colors.dim(`#${part.toolCallId}`)} ${paint(output.status)}${output.errorType ? ` (${output.errorType})` : ''}:`,
+            ...indent(content ?? ''),
+            ...(output.notice ? indent(colors.yellow(output.notice)) : []),
+          ];
+        });
+      default:
+        return [];
+    }
+  });
+}

@@ -1,0 +1,228 @@
+import {
+  applyEntry,
+  type CallPhase,
+  type CallState,
+  type HaltReason,
+  needsApproval,
+  type ToolOutputStatus,
+  type TurnState,
+  type TurnStateView,
+  type TurnStatus,
+  turnStateView,
+  type Usage,
+} from '../../core';
+import type { TurnEvent } from './turn-event';
+
+/** One tool call as the CLI shows it: kept after its batch is over, so every wave stays on screen. */
+export interface CallDisplay {
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  responseIndex: number;
+  wave: number;
+  phase: CallPhase;
+  /** The attempt running or last run (0 before the first). */
+  attempt: number;
+  startedAt?: number;
+  /** From the first attempt's start to the last one's finish, once it finished. */
+  durationMs?: number;
+  status?: ToolOutputStatus;
+  errorType?: string;
+  /** The output's content (the error text for errors). */
+  content?: unknown;
+  approvalRequested?: boolean;
+  decision?: { approved: boolean; reason?: string; expired?: boolean };
+  /** The call could not run at all (unknown tool, invalid arguments). */
+  rejection?: string;
+}
+
+export interface ResponseDisplay {
+  index: number;
+  text: string;
+  reasoning: string;
+  /** Only streamed text has arrived so far (or nothing). */
+  streaming: boolean;
+  callIds: string[];
+  usage?: Usage;
+  failures: { attempt: number; error: string; retryAt?: number }[];
+}
+
+/** Everything the renderers draw, folded from the turn's events. */
+export interface TurnDisplay {
+  turnId: string;
+  /** The engine's own state, rebuilt from the same entries: usage, budget and waves as the turn sees them. */
+  state?: TurnState;
+  responses: ResponseDisplay[];
+  calls: Map<string, CallDisplay>;
+  callOrder: string[];
+  halted?: { reason: HaltReason; detail: string };
+  finished?: { status: TurnStatus; reason?: string };
+  /** The latest time an entry recorded: a finished turn's clock stops there. */
+  lastAt: number;
+  /**
+   * Some entries are missing: older ones the workflow no longer keeps (a very long turn), or the
+   * execution records a finished turn's result leaves out. Usage and budget are then not shown
+   * from the display (they would be wrong), only from the turn itself.
+   */
+  incomplete: boolean;
+}
+
+export function emptyTurnDisplay({
+  turnId,
+  transcriptOnly = false,
+}: {
+  turnId: string;
+  /** Only transcript events will come (a finished turn's result): no attempts, no timings. */
+  transcriptOnly?: boolean;
+}): TurnDisplay {
+  return { turnId, responses: [], calls: new Map(), callOrder: [], incomplete: transcriptOnly, lastAt: 0 };
+}
+
+/** Folds one event into the display (mutating it, as the engine's reducer does its state). */
+export function applyTurnEvent({ display, event }: { display: TurnDisplay; event: TurnEvent }): TurnDisplay {
+  if (event.kind === 'text-delta') {
+    const response = responseAt({ display, index: event.responseIndex });
+    if (response.streaming) response.text += event.text;
+    return display;
+  }
+  const { entry } = event;
+  if ('at' in entry) display.lastAt = Math.max(display.lastAt, entry.at);
+  if (entry.type !== 'turn.started' && display.state === undefined) display.incomplete = true;
+  if (entry.type === 'turn.started' || display.state !== undefined) {
+    display.state = applyEntry(display.state, entry);
+  }
+  switch (entry.type) {
+    case 'model.requested':
+      responseAt({ display, index: entry.responseIndex });
+      break;
+    case 'model.attempt_failed':
+      responseAt({ display, index: entry.responseIndex }).failures.push({
+        attempt: entry.attempt,
+        error: entry.error,
+        ...(entry.retryAt !== undefined && { retryAt: entry.retryAt }),
+      });
+      break;
+    case 'model.responded': {
+      const response = responseAt({ display, index: entry.responseIndex });
+      response.streaming = false;
+      response.text = entry.message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+      response.reasoning = entry.message.content
+        .flatMap((p) => (p.type === 'reasoning' ? [p.text] : []))
+        .join('');
+      response.usage = entry.usage;
+      for (const call of entry.calls) noteCall({ display, responseIndex: entry.responseIndex, call });
+      break;
+    }
+    case 'model.call_accepted':
+      noteCall({ display, responseIndex: entry.responseIndex, call: entry.call });
+      break;
+    case 'tool.approval_requested': {
+      const call = display.calls.get(entry.toolCallId);
+      if (call) call.approvalRequested = true;
+      break;
+    }
+    case 'tool.approval_decided': {
+      const call = display.calls.get(entry.toolCallId);
+      if (call) {
+        call.approvalRequested = false;
+        call.decision = {
+          approved: entry.approved,
+          ...(entry.reason !== undefined && { reason: entry.reason }),
+          ...(entry.expired !== undefined && { expired: entry.expired }),
+        };
+      }
+      break;
+    }
+    case 'tool.completed': {
+      const call = display.calls.get(entry.toolCallId);
+      if (call) {
+        call.phase = 'done';
+        call.status = entry.output.status;
+        call.content = entry.output.content;
+        if (entry.output.errorType !== undefined) call.errorType = entry.output.errorType;
+      }
+      break;
+    }
+    case 'turn.halted':
+      display.halted = { reason: entry.reason, detail: entry.detail };
+      break;
+    case 'turn.finished':
+      display.finished = {
+        status: entry.status,
+        ...(entry.reason !== undefined && { reason: entry.reason }),
+      };
+      break;
+    default:
+      break;
+  }
+  syncBatch({ display });
+  return display;
+}
+
+/** Usage, what was spent and what is left of the budget, as the turn's own `state()` query gives them. */
+export function displayStateView({
+  display,
+  now,
+}: {
+  display: TurnDisplay;
+  now: number;
+}): TurnStateView | undefined {
+  if (display.state === undefined || display.incomplete) return undefined;
+  return turnStateView(display.state, display.finished ? display.lastAt : now);
+}
+
+function responseAt({ display, index }: { display: TurnDisplay; index: number }): ResponseDisplay {
+  let response = display.responses.find((r) => r.index === index);
+  if (!response) {
+    response = { index, text: '', reasoning: '', streaming: true, callIds: [], failures: [] };
+    display.responses.push(response);
+    display.responses.sort((a, b) => a.index - b.index);
+  }
+  return response;
+}
+
+function noteCall({
+  display,
+  responseIndex,
+  call,
+}: {
+  display: TurnDisplay;
+  responseIndex: number;
+  call: CallState['call'];
+}): void {
+  if (display.calls.has(call.toolCallId)) return;
+  display.calls.set(call.toolCallId, {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    input: call.input,
+    responseIndex,
+    wave: 0,
+    phase: 'pending',
+    attempt: 0,
+    ...(call.rejection && { rejection: call.rejection.message }),
+  });
+  display.callOrder.push(call.toolCallId);
+  const response = responseAt({ display, index: responseIndex });
+  if (!response.callIds.includes(call.toolCallId)) response.callIds.push(call.toolCallId);
+}
+
+/** Copies what the engine knows of the current batch's calls: waves, phases, attempts, timings. */
+function syncBatch({ display }: { display: TurnDisplay }): void {
+  for (const c of display.state?.batch?.calls ?? []) {
+    const shown = display.calls.get(c.call.toolCallId);
+    if (!shown) continue;
+    shown.wave = c.wave;
+    // As the state query and the approve update see it: what an operator may decide on now.
+    if (shown.phase !== 'done') shown.phase = needsApproval(c) ? 'awaiting-approval' : c.phase;
+    const first = c.attempts[0];
+    const last = c.attempts.at(-1);
+    if (last) shown.attempt = last.attempt;
+    if (first) shown.startedAt = first.startedAt;
+    if (first && last?.finishedAt !== undefined) shown.durationMs = last.finishedAt - first.startedAt;
+    if (c.final && shown.status === undefined) {
+      shown.status = c.final.status;
+      shown.content = c.final.content;
+      if (c.final.errorType !== undefined) shown.errorType = c.final.errorType;
+    }
+  }
+}

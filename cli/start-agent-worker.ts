@@ -1,0 +1,67 @@
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import type { ResolvedConnectionOptions } from '../devserver';
+import { probeHttp2 } from '../devserver/probe-http2';
+import { createTurnWorker } from '../worker';
+import { CliError } from './cli-error';
+import type { AgentModule } from './load-agent';
+
+export interface AgentWorker {
+  worker: Worker;
+  /** Which workflow code it runs: a prebuilt bundle (its path), or bundled at start. */
+  bundle: string;
+  connection: NativeConnection;
+}
+
+/** A turn worker for `agent`, connected (or failing within `timeoutMs`, naming the address). */
+export async function startAgentWorker({
+  connectionOptions,
+  origin,
+  namespace,
+  taskQueue,
+  agent,
+  workflowBundlePath,
+  timeoutMs = 5_000,
+}: {
+  connectionOptions: ResolvedConnectionOptions;
+  /** Where the address came from, for messages. */
+  origin: string;
+  namespace: string;
+  taskQueue: string;
+  agent: AgentModule;
+  /** A prebuilt workflow bundle that must be usable (see `createTurnWorker`). */
+  workflowBundlePath?: string;
+  timeoutMs?: number;
+}): Promise<AgentWorker> {
+  const { address } = connectionOptions;
+  const unreachable = (reason: string, cause?: unknown) =>
+    new CliError(
+      `cannot reach Temporal at ${address} (${origin}): ${reason}. Start a server there (\`durable-turns dev\` runs one), or point --address / TEMPORAL_ADDRESS at a running one.`,
+      { cause },
+    );
+  // The SDK's own log at warnings and up: its INFO lines would bury the CLI's.
+  Runtime.install({ logger: new DefaultLogger(process.env.DURABLE_TURNS_DEBUG ? 'INFO' : 'WARN') });
+  const tls = connectionOptions.tls ?? (connectionOptions.apiKey === undefined ? undefined : true);
+  const noAnswer = await probeHttp2({ address, tls, timeoutMs });
+  if (noAnswer !== undefined) throw unreachable(noAnswer);
+  const connection = await NativeConnection.connect(connectionOptions).catch((error: unknown) => {
+    throw unreachable(error instanceof Error ? error.message : String(error), error);
+  });
+  try {
+    const worker = await createTurnWorker({
+      connection,
+      namespace,
+      taskQueue,
+      tools: agent.tools,
+      models: agent.models,
+      ...(workflowBundlePath !== undefined && { workflowBundlePath }),
+    });
+    const bundle =
+      worker.workflowBundle.kind === 'prebuilt'
+        ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
+        : 'workflow bundled at start';
+    return { worker, connection, bundle };
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}

@@ -1,0 +1,323 @@
+import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import { freePort } from '../../devserver/free-port';
+import { uniqueTurnId } from '../conformance/support';
+import { testTemporal } from '../support/temporal-env';
+import {
+  anyEscape,
+  CliProcess,
+  cli,
+  colourCodes,
+  cursorUp,
+  jsonLines,
+  lastFrame,
+} from './support/cli-process';
+
+/**
+ * The `durable-turns` command line against the suite's Temporal server, each command a real
+ * process, the turns run by a real worker process (`durable-turns worker`) for the test agent.
+ */
+const taskQueue = `cli-${process.pid}`;
+const env = { DURABLE_TURNS_TASK_QUEUE: taskQueue };
+const agent = path.join(__dirname, 'support/cli-agent.ts');
+let worker: CliProcess;
+
+beforeAll(async () => {
+  testTemporal();
+  worker = new CliProcess({ args: ['worker', '--agent', agent, '--json'], env });
+  await worker.waitFor({ pattern: /"worker":"ready"/, what: 'the worker was ready' });
+}, 60_000);
+afterAll(async () => {
+  worker?.kill('SIGINT');
+  await worker?.done;
+});
+
+describe('durable-turns run', () => {
+  test('--json prints every journal entry as a JSON line as it happens, then the result; exit 0 for a completed turn', async () => {
+    const turnId = uniqueTurnId('cli-json');
+    const run = await cli({
+      args: ['run', '--json', '--model', 'cli-quick', '--turn-id', turnId, 'echo twice'],
+      env,
+    });
+    expect(run.code).toBe(0);
+    const lines = jsonLines({ text: run.stdout });
+    expect(lines[0]).toMatchObject({ kind: 'entry', seq: 1, entry: { type: 'turn.started', turnId } });
+    const completed = lines.flatMap((l) =>
+      l.kind === 'entry' && (l.entry as { type: string }).type === 'tool.completed' ? [l.entry] : [],
+    );
+    expect(completed).toEqual([
+      expect.objectContaining({
+        toolCallId: 'echo_a',
+        output: expect.objectContaining({ status: 'ok', content: 'echo: a' }),
+      }),
+      expect.objectContaining({
+        toolCallId: 'echo_b',
+        output: expect.objectContaining({ status: 'ok', content: 'echo: b' }),
+      }),
+    ]);
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'result',
+      turnId,
+      status: 'completed',
+      text: 'Both echoes came back.',
+    });
+    const seqs = lines.filter((l) => l.kind === 'entry').map((l) => l.seq as number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  test('on a terminal it redraws the turn live: each wave and call with state, attempt and duration, usage, then the answer', async () => {
+    const turnId = uniqueTurnId('cli-tty');
+    const run = await cli({
+      args: ['run', '--model', 'cli-quick', '--turn-id', turnId, 'echo twice'],
+      env,
+      terminal: true,
+    });
+    expect(run.code).toBe(0);
+    // Redrawn in place: the cursor moves up over the previous frame, in colour.
+    expect(run.stdout).toMatch(cursorUp);
+    expect(run.stdout).toMatch(colourCodes);
+    const frame = lastFrame({ screen: run.stdout, headline: `✔ turn ${turnId} completed` });
+    expect(frame).toMatch(
+      /response 1 {2}Echoing twice\.\n {4}wave 1\n {6}✔ echo \{text: "a"\} {2}ok · attempt 1 · \d+ ms\n {6}✔ echo \{text: "b"\} {2}ok · attempt 1 · \d+ ms/,
+    );
+    expect(frame).toMatch(/response 2 {2}Both echoes came back\./);
+    expect(frame).toMatch(/41 tokens \(30 in, 11 out\) · 2 responses · 2 tool calls · /);
+    expect(frame.trimEnd().endsWith('Both echoes came back.')).toBe(true);
+  });
+
+  test('with NO_COLOR on a terminal it still redraws, without colour', async () => {
+    const run = await cli({
+      args: ['run', '--model', 'cli-quick', 'echo twice'],
+      env: { ...env, NO_COLOR: '1' },
+      terminal: true,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toMatch(colourCodes);
+    expect(stripVTControlCharacters(run.stdout)).toContain('✔ echo {text: "a"}  ok · attempt 1');
+  });
+
+  test('piped, it logs plain lines on stderr (no escape codes) and prints only the answer on stdout', async () => {
+    const turnId = uniqueTurnId('cli-piped');
+    const run = await cli({ args: ['run', '--model', 'cli-quick', '--turn-id', turnId, 'echo twice'], env });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('Both echoes came back.\n');
+    expect(run.stderr).not.toMatch(anyEscape);
+    expect(run.stderr).toContain('  wave 1: echo #echo_a {text: "a"} attempt 1 started');
+    expect(run.stderr).toMatch(/ {2}echo #echo_b ok \(1 attempt, \d+ ms\)/);
+    expect(run.stderr).toContain(`turn ${turnId} completed`);
+  });
+
+  test('a call waiting for approval shows the exact command that answers it; run in a second process, it lets the turn go on', async () => {
+    const turnId = uniqueTurnId('cli-approve');
+    const run = new CliProcess({
+      args: ['--task-queue', taskQueue, 'run', '--model', 'cli-approval', '--turn-id', turnId, 'deploy'],
+      terminal: true,
+    });
+    const [, command = ''] = await run.waitFor({
+      pattern: /\n {4}(durable-turns [^\r\n]* approve [^\r\n]*)\r?\n/,
+      what: 'the approve command showed',
+    });
+    expect(command).toBe(`durable-turns --task-queue ${taskQueue} approve ${turnId} deploy_prod`);
+
+    const shown = await cli({ args: ['show', turnId, '--json'], env });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      running: true,
+      state: {
+        phase: 'awaiting-approval',
+        calls: [{ toolCallId: 'deploy_prod', phase: 'awaiting-approval' }],
+      },
+    });
+
+    const approve = await cli({ args: [...command.split(' ').slice(1), '--reason', 'ship it'] });
+    expect(approve).toMatchObject({ code: 0, stdout: `approved deploy_prod of turn ${turnId}\n` });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    const frame = lastFrame({ screen: ended.stdout, headline: `✔ turn ${turnId} completed` });
+    expect(frame).toMatch(/✔ deploy \{target: "prod"\} {2}ok · approved · attempt 1/);
+    expect(frame.trimEnd().endsWith('Deployed to prod.')).toBe(true);
+  });
+
+  test('--json shows the approval request; a reject from a second process reaches the model with its reason', async () => {
+    const turnId = uniqueTurnId('cli-reject');
+    const run = new CliProcess({
+      args: ['run', '--json', '--model', 'cli-approval', '--turn-id', turnId, 'deploy'],
+      env,
+    });
+    await run.waitFor({
+      pattern: /"type":"tool.approval_requested","toolCallId":"deploy_prod"/,
+      what: 'the approval was requested',
+    });
+    const waiting = await waitForListed({ turnId });
+    expect(waiting).toMatchObject({ turnId, status: 'running', waitingForApproval: true });
+
+    const reject = await cli({
+      args: ['reject', turnId, 'deploy_prod', '--reason', 'not on a Friday', '--json'],
+      env,
+    });
+    expect(reject.code).toBe(0);
+    expect(JSON.parse(reject.stdout)).toEqual({
+      turnId,
+      toolCallId: 'deploy_prod',
+      approved: false,
+      reason: 'not on a Friday',
+    });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    const lines = jsonLines({ text: ended.stdout });
+    expect(lines.map((l) => l.entry)).toContainEqual({
+      type: 'tool.approval_decided',
+      toolCallId: 'deploy_prod',
+      approved: false,
+      reason: 'not on a Friday',
+    });
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'result',
+      status: 'completed',
+      text: 'The deploy was rejected.',
+    });
+
+    const again = await cli({ args: ['approve', turnId, 'deploy_prod'], env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`turn ${turnId} already ended (completed)`);
+  });
+
+  test('a cancel from a second process ends the turn the first one shows: interrupted call, status cancelled, exit 4', async () => {
+    const turnId = uniqueTurnId('cli-cancel');
+    const run = new CliProcess({
+      args: ['run', '--model', 'cli-slow', '--turn-id', turnId, 'wait'],
+      env,
+      terminal: true,
+    });
+    await run.waitFor({ pattern: /wait \{ms: 60000\} {2}running · attempt 1/, what: 'the call was running' });
+    const watch = new CliProcess({ args: ['watch', turnId, '--json'], env });
+    await watch.waitFor({ pattern: /"type":"tool.attempt_started"/, what: 'watch saw the call start' });
+    const cancel = await cli({ args: ['cancel', turnId], env });
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toContain(`cancel requested for turn ${turnId}`);
+    const ended = await run.done;
+    expect(ended.code).toBe(4);
+    const frame = lastFrame({ screen: ended.stdout, headline: `✖ turn ${turnId} cancelled` });
+    expect(frame).toMatch(/⊘ wait \{ms: 60000\} {2}interrupted/);
+
+    const watched = await watch.done;
+    expect(watched.code).toBe(4);
+    expect(jsonLines({ text: watched.stdout }).at(-1)).toMatchObject({
+      kind: 'result',
+      turnId,
+      status: 'cancelled',
+    });
+  });
+});
+
+test('Ctrl-C stops showing the turn, not the turn: exit 130, and the printed cancel command stops it', async () => {
+  const turnId = uniqueTurnId('cli-ctrl-c');
+  const run = new CliProcess({
+    args: ['run', '--model', 'cli-slow', '--turn-id', turnId, 'wait'],
+    env,
+    terminal: true,
+  });
+  await run.waitFor({ pattern: /wait \{ms: 60000\} {2}running · attempt 1/, what: 'the call was running' });
+  run.type('\x03');
+  const ended = await run.done;
+  expect(ended.code).toBe(130);
+  const [, command = ''] =
+    /`(durable-turns cancel [^`]+)` to stop it/.exec(
+      stripVTControlCharacters(ended.stdout).replace(/\r?\n/g, ''),
+    ) ?? [];
+  expect(command).toBe(`durable-turns cancel ${turnId}`);
+  expect((await cli({ args: ['show', turnId, '--json'], env })).stdout).toContain('"running":true');
+  expect((await cli({ args: command.split(' ').slice(1), env })).code).toBe(0);
+});
+
+describe('reading turns', () => {
+  test('show prints a finished turn with its transcript; watch --json of it gives its entries and its result', async () => {
+    const turnId = uniqueTurnId('cli-show');
+    expect(
+      (await cli({ args: ['run', '--model', 'cli-quick', '--turn-id', turnId, '--detach'], env })).code,
+    ).toBe(2);
+    const detached = await cli({
+      args: ['run', '--model', 'cli-quick', '--turn-id', turnId, '--detach', 'echo twice'],
+      env,
+    });
+    expect(detached).toMatchObject({ code: 0, stdout: `${turnId}\n` });
+    const watched = await cli({ args: ['watch', turnId, '--json'], env });
+    expect(watched.code).toBe(0);
+    expect(jsonLines({ text: watched.stdout }).at(-1)).toMatchObject({ kind: 'result', status: 'completed' });
+
+    const shown = await cli({ args: ['show', turnId], env });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(
+      `turn ${turnId} completed\n41 tokens (30 in, 11 out) · 2 responses · 2 tool calls\n`,
+    );
+    expect(shown.stdout).toContain('assistant:\n    Echoing twice.\n    → echo #echo_a {text: "a"}\n');
+    expect(shown.stdout).toContain('tool echo #echo_a ok:\n    echo: a\n');
+
+    const listed = await cli({ args: ['list', '--status', 'completed', '--limit', '50', '--json'], env });
+    expect(JSON.parse(listed.stdout).turns).toContainEqual(
+      expect.objectContaining({ turnId, status: 'completed' }),
+    );
+  });
+});
+
+describe('errors name the problem and exit non-zero', () => {
+  test('an unknown turn id', async () => {
+    const run = await cli({ args: ['show', 'no-such-turn'], env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`no turn no-such-turn in namespace ${testTemporal().namespace}`);
+  });
+
+  test('a server that is not there: the address is named, and the CLI gives up within its connect timeout', async () => {
+    const port = await freePort();
+    const started = await cli({ args: ['--help'] });
+    const run = await cli({ args: ['--address', `127.0.0.1:${port}`, 'list'] });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cannot reach Temporal at 127.0.0.1:${port} (--address)`);
+    // Starting the CLI costs what `--help` took; the connection may take its 5 s timeout on top.
+    expect(run.ms).toBeLessThan(started.ms * 2 + 5_000);
+  });
+
+  test('a malformed flag value is a usage error (exit 2) naming the flag', async () => {
+    const run = await cli({ args: ['run', '--model', 'cli-quick', '--max-tool-calls', 'lots', 'hi'], env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--max-tool-calls: expected a positive whole number (got "lots")');
+    const unknown = await cli({ args: ['run', '--model', 'cli-quick', '--modle', 'x', 'hi'], env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown option '--modle'");
+  });
+
+  test('budget flags reach the turn: one tool call allowed for two, the turn ends budget_exhausted (exit 5)', async () => {
+    const run = await cli({
+      args: ['run', '--json', '--model', 'cli-quick', '--max-tool-calls', '1', 'echo twice'],
+      env,
+    });
+    expect(run.code).toBe(5);
+    const lines = jsonLines({ text: run.stdout });
+    expect(
+      lines.find((l) => (l.entry as { type?: string } | undefined)?.type === 'turn.opened'),
+    ).toMatchObject({
+      entry: { config: { budget: { maxToolCalls: 1 } } },
+    });
+    expect(lines.at(-1)).toMatchObject({ kind: 'result', status: 'budget_exhausted' });
+  });
+
+  test('a model the worker does not have: the turn fails saying which models it has (exit 3)', async () => {
+    const run = await cli({ args: ['run', '--model', 'no-such-model', 'hi'], env });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(
+      /failed: .*unknown model "no-such-model"; this worker has: cli-quick, cli-approval, cli-slow/,
+    );
+  });
+});
+
+/** Visibility is eventually consistent: a turn shows in the list a moment after its search attributes change. */
+async function waitForListed({ turnId }: { turnId: string }): Promise<Record<string, unknown>> {
+  for (let tries = 0; ; tries++) {
+    const listed = await cli({ args: ['list', '--waiting-for-approval', '--json'], env });
+    const found = (JSON.parse(listed.stdout).turns as Record<string, unknown>[]).find(
+      (t) => t.turnId === turnId,
+    );
+    if (found) return found;
+    if (tries > 20)
+      throw new Error(`turn ${turnId} never showed in list --waiting-for-approval: ${listed.stdout}`);
+  }
+}
