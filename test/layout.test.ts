@@ -12,6 +12,7 @@ const libraryFolders = [
   'client',
   'models',
   'devserver',
+  'cli',
 ];
 const root = path.join(__dirname, '..');
 

@@ -102,6 +102,15 @@ test('the tarball carries the built code with its declarations, the README, the 
   expect(packedFiles.filter((f) => f.startsWith('dist/workflow-bundle/'))).toEqual([]);
 });
 
+test('the installed durable-turns bin runs from plain Node and lists its commands', async () => {
+  const { stdout } = await run(path.join(project, 'node_modules/.bin/durable-turns'), ['--help'], {
+    cwd: project,
+    timeout: 60_000,
+  });
+  for (const command of ['dev', 'worker', 'run', 'watch', 'list', 'show', 'cancel', 'approve', 'reject'])
+    expect(stdout).toMatch(new RegExp(`^ +${command}\\b`, 'm'));
+});
+
 test("the installed durable-turns-bundle bin bundles the turn workflow for the project's own @temporalio/workflow", async () => {
   const { stdout } = await run(
     path.join(project, 'node_modules/.bin/durable-turns-bundle'),
