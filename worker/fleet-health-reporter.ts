@@ -1,0 +1,134 @@
+import type { Client } from '@temporalio/client';
+import { z } from 'zod';
+import type { FleetHealthWorkflowInputArgs } from '../contract/fleet-health';
+import {
+  fleetHealthLimits,
+  fleetHealthWorkflowId,
+  fleetHealthWorkflowType,
+  reportHealthSignal,
+  type WorkerHealthReport,
+  workerLeftSignal,
+} from '../contract/fleet-health';
+import type { ToolHealthRegistry } from '../core';
+
+export const fleetHealthReportingSchema = z.object({
+  /** How often the worker sends its tool health (default 10 s). */
+  intervalMs: z.number().int().positive().default(10_000),
+  /**
+   * How long after its last report a silent worker drops out of the fleet view (default three
+   * intervals: one late or lost report is not a death).
+   */
+  ttlMs: z.number().int().positive().optional(),
+});
+export type FleetHealthReportingOptions = z.input<typeof fleetHealthReportingSchema>;
+
+/** One report RPC never waits longer than this (nor less than an interval): a slow server only delays the next. */
+const minReportDeadlineMs = 5_000;
+/** A stopping worker waits at most this long to say it left; past it, its TTL removes it instead. */
+const leaveDeadlineMs = 2_000;
+
+/**
+ * Sends this worker's tool health to its task queue's fleet health workflow every `intervalMs`,
+ * by signal-with-start (the first report, or the first after the fleet emptied, starts the
+ * workflow), and says it left when stopped. A failed report never disturbs the worker: it is
+ * logged once (and again when reports get through), and the next interval tries again.
+ */
+export class FleetHealthReporter {
+  readonly workflowId: string;
+  readonly intervalMs: number;
+  readonly ttlMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private failing = false;
+
+  constructor(
+    private readonly deps: {
+      client: Client;
+      taskQueue: string;
+      identity: string;
+      health: ToolHealthRegistry;
+      options?: FleetHealthReportingOptions;
+      log: (message: string) => void;
+    },
+  ) {
+    const options = fleetHealthReportingSchema.parse(deps.options ?? {});
+    this.workflowId = fleetHealthWorkflowId({ taskQueue: deps.taskQueue });
+    this.intervalMs = options.intervalMs;
+    this.ttlMs = options.ttlMs ?? 3 * options.intervalMs;
+  }
+
+  /** Reports now, then every interval (measured from each report's start, so it does not drift). */
+  start(): void {
+    const tick = () => {
+      if (this.stopped) return;
+      const started = Date.now();
+      this.inFlight = this.report().then(() => {
+        if (this.stopped) return;
+        this.timer = setTimeout(tick, Math.max(0, started + this.intervalMs - Date.now()));
+        // The reporter never keeps a process alive on its own.
+        this.timer.unref();
+      });
+    };
+    tick();
+  }
+
+  /** Stops reporting; with `leave`, tells the workflow this worker is gone (best effort, bounded). */
+  async stop({ leave }: { leave: boolean }): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.inFlight;
+    if (!leave) return;
+    try {
+      await this.withDeadline(leaveDeadlineMs, () =>
+        this.deps.client.workflow.getHandle(this.workflowId).signal(workerLeftSignal, {
+          identity: this.deps.identity,
+        }),
+      );
+    } catch {
+      // The workflow may be gone, or the server unreachable: the TTL removes this worker anyway.
+    }
+  }
+
+  /** The report this worker sends now. */
+  snapshot(): WorkerHealthReport {
+    return {
+      identity: this.deps.identity,
+      reportedAt: Date.now(),
+      intervalMs: this.intervalMs,
+      ttlMs: this.ttlMs,
+      tools: this.deps.health.snapshot().slice(0, fleetHealthLimits.toolsPerReport),
+    };
+  }
+
+  private async report(): Promise<void> {
+    const args: FleetHealthWorkflowInputArgs = { taskQueue: this.deps.taskQueue };
+    try {
+      await this.withDeadline(Math.max(this.intervalMs, minReportDeadlineMs), () =>
+        this.deps.client.workflow.signalWithStart(fleetHealthWorkflowType, {
+          workflowId: this.workflowId,
+          taskQueue: this.deps.taskQueue,
+          args: [args],
+          signal: reportHealthSignal,
+          signalArgs: [this.snapshot()],
+        }),
+      );
+      if (this.failing)
+        this.deps.log(`durable-turns: fleet health reports to ${this.workflowId} get through again`);
+      this.failing = false;
+    } catch (error) {
+      if (!this.failing) {
+        const why = error instanceof Error ? error.message : String(error);
+        this.deps.log(
+          `durable-turns: cannot report tool health to ${this.workflowId} (${why}); retrying every ${this.intervalMs} ms. ` +
+            'Operators will not see this worker in the fleet view until a report gets through; turns are not affected.',
+        );
+      }
+      this.failing = true;
+    }
+  }
+
+  private withDeadline<T>(ms: number, fn: () => Promise<T>): Promise<T> {
+    return this.deps.client.withDeadline(Date.now() + ms, fn);
+  }
+}
