@@ -50,9 +50,8 @@ export class FleetHealthClient {
       const why = error instanceof Error ? error.message : String(error);
       throw new Error(
         `cannot read the fleet health of task queue ${taskQueue}: workflow ${workflowId} is running but its query ` +
-          `was not answered within ${timeoutMs} ms (${why}). Turn workers of that queue answer it: if none is ` +
-          'running, the fleet is down (the roster empties itself once they are back or their TTL passes); ' +
-          'otherwise give the query longer (timeoutMs).',
+          `was not answered within ${timeoutMs} ms (${why}). The turn workers of that queue answer it: if none ` +
+          'is running, there is no fleet to show until one starts; if they are busy, give the query longer (timeoutMs).',
       );
     }
     return fleetHealthView({ state: fleetHealthStateSchema.parse(answer), workflowId });

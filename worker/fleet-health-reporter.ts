@@ -22,10 +22,12 @@ export const fleetHealthReportingSchema = z.object({
 });
 export type FleetHealthReportingOptions = z.input<typeof fleetHealthReportingSchema>;
 
-/** One report RPC never waits longer than this (nor less than an interval): a slow server only delays the next. */
-const minReportDeadlineMs = 5_000;
-/** A stopping worker waits at most this long to say it left; past it, its TTL removes it instead. */
-const leaveDeadlineMs = 2_000;
+export const fleetHealthReporterDeadlines = {
+  /** A report RPC gets max(this, an interval): a slow server delays the next report, never stacks them. */
+  reportMs: 5_000,
+  /** A stopping worker waits at most this long to say it left; past it, its TTL removes it instead. */
+  leaveMs: 2_000,
+} as const;
 
 /**
  * Sends this worker's tool health to its task queue's fleet health workflow every `intervalMs`,
@@ -39,6 +41,8 @@ export class FleetHealthReporter {
   readonly ttlMs: number;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> = Promise.resolve();
+  /** Aborts a report still in flight when the worker stops: its shutdown never waits on a slow server. */
+  private readonly stopping = new AbortController();
   private stopped = false;
   private failing = false;
 
@@ -73,21 +77,31 @@ export class FleetHealthReporter {
     tick();
   }
 
-  /** Stops reporting; with `leave`, tells the workflow this worker is gone (best effort, bounded). */
+  /**
+   * Stops reporting; with `leave`, tells the workflow this worker is gone. Best effort and bounded
+   * by `leaveMs` in all: the client's retries can outlast an abort or a deadline against an
+   * unreachable server, so a stopping worker stops waiting instead (its TTL removes it then).
+   */
   async stop({ leave }: { leave: boolean }): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.inFlight;
-    if (!leave) return;
-    try {
-      await this.withDeadline(leaveDeadlineMs, () =>
+    this.stopping.abort();
+    const leaving = this.inFlight.then(async () => {
+      if (!leave) return;
+      await this.withDeadline(fleetHealthReporterDeadlines.leaveMs, () =>
         this.deps.client.workflow.getHandle(this.workflowId).signal(workerLeftSignal, {
           identity: this.deps.identity,
         }),
       );
-    } catch {
-      // The workflow may be gone, or the server unreachable: the TTL removes this worker anyway.
-    }
+    });
+    // The workflow may be gone, or the server unreachable: the TTL removes this worker anyway.
+    leaving.catch(() => {});
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, fleetHealthReporterDeadlines.leaveMs);
+    });
+    await Promise.race([leaving.catch(() => {}), givenUp]);
+    clearTimeout(timer);
   }
 
   /** The report this worker sends now. */
@@ -104,19 +118,22 @@ export class FleetHealthReporter {
   private async report(): Promise<void> {
     const args: FleetHealthWorkflowInputArgs = { taskQueue: this.deps.taskQueue };
     try {
-      await this.withDeadline(Math.max(this.intervalMs, minReportDeadlineMs), () =>
-        this.deps.client.workflow.signalWithStart(fleetHealthWorkflowType, {
-          workflowId: this.workflowId,
-          taskQueue: this.deps.taskQueue,
-          args: [args],
-          signal: reportHealthSignal,
-          signalArgs: [this.snapshot()],
-        }),
+      await this.deps.client.withAbortSignal(this.stopping.signal, () =>
+        this.withDeadline(Math.max(this.intervalMs, fleetHealthReporterDeadlines.reportMs), () =>
+          this.deps.client.workflow.signalWithStart(fleetHealthWorkflowType, {
+            workflowId: this.workflowId,
+            taskQueue: this.deps.taskQueue,
+            args: [args],
+            signal: reportHealthSignal,
+            signalArgs: [this.snapshot()],
+          }),
+        ),
       );
       if (this.failing)
         this.deps.log(`durable-turns: fleet health reports to ${this.workflowId} get through again`);
       this.failing = false;
     } catch (error) {
+      if (this.stopped) return;
       if (!this.failing) {
         const why = error instanceof Error ? error.message : String(error);
         this.deps.log(
