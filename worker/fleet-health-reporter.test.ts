@@ -77,6 +77,7 @@ describe('FleetHealthReporter', () => {
       const stopping = Date.now();
       await reporter.stop({ leave: true });
       expect(Date.now() - stopping).toBeLessThan(fleetHealthReporterDeadlines.reportMs);
+      await reporter.idle();
       await connection.close();
     }
     const reads = health.reads;

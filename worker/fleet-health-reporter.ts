@@ -41,6 +41,8 @@ export class FleetHealthReporter {
   readonly ttlMs: number;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: Promise<void> = Promise.resolve();
+  /** The leave signal `stop` stopped waiting for, maybe still in flight. */
+  private leaving: Promise<void> = Promise.resolve();
   /** Aborts a report still in flight when the worker stops: its shutdown never waits on a slow server. */
   private readonly stopping = new AbortController();
   private stopped = false;
@@ -95,13 +97,22 @@ export class FleetHealthReporter {
       );
     });
     // The workflow may be gone, or the server unreachable: the TTL removes this worker anyway.
-    leaving.catch(() => {});
+    this.leaving = leaving.catch(() => {});
     let timer: NodeJS.Timeout | undefined;
     const givenUp = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, fleetHealthReporterDeadlines.leaveMs);
     });
-    await Promise.race([leaving.catch(() => {}), givenUp]);
+    await Promise.race([this.leaving, givenUp]);
     clearTimeout(timer);
+  }
+
+  /**
+   * Resolves once no request of this reporter is in flight, after `stop` too (which does not wait
+   * for them): a client connection closed under a request the client still retries can throw.
+   */
+  async idle(): Promise<void> {
+    await this.inFlight;
+    await this.leaving;
   }
 
   /** The report this worker sends now. */

@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
+import { Worker } from '@temporalio/worker';
 import { scriptedModel } from 'durable-turns';
 import { FleetHealthClient, type FleetHealthView } from 'durable-turns/client';
-import { createTurnWorker } from 'durable-turns/worker';
+import { createTurnWorker, turnWorkflowBundle } from 'durable-turns/worker';
 import {
   type FleetHealthWorkflowInputArgs,
   fleetHealthWorkflowId,
@@ -94,7 +95,7 @@ describe('the fleet health workflow', () => {
     });
   });
 
-  test('drops a silent worker once its TTL has passed in workflow time, and closes when the last one is gone', async () => {
+  test('drops a silent worker once its TTL has passed in workflow time, closes when the last one is gone, and replays deterministically', async () => {
     const taskQueue = kit.taskQueue('fleet-ttl');
     const { client } = kit.client(taskQueue);
     const health = new FleetHealthClient({ client });
@@ -129,8 +130,14 @@ describe('the fleet health workflow', () => {
         { timeoutMs: 10 * shortTtlMs },
       );
       expect(empty.workers).toEqual([]);
-      const described = await client.workflow.getHandle(fleetHealthWorkflowId({ taskQueue })).describe();
-      expect(described.status.name).toBe('COMPLETED');
+      const handle = client.workflow.getHandle(fleetHealthWorkflowId({ taskQueue }));
+      expect((await handle.describe()).status.name).toBe('COMPLETED');
+      // Signals, the drop-out timers and the close replay as recorded: the workflow is deterministic.
+      await Worker.runReplayHistory(
+        { workflowBundle: await turnWorkflowBundle() },
+        await handle.fetchHistory(),
+        handle.workflowId,
+      );
       // The next report starts a fresh run.
       await send(client, taskQueue, report('again', { ttlMs: 60_000 }));
       const again = await pollFor('a new run with the new worker', async () => {
