@@ -112,7 +112,8 @@ describe('fleet tool health across worker processes', () => {
     const view = await pollFor(
       "worker-a's lookup circuit open and worker-b's lookup fine",
       async () => {
-        const v = await health.fleetHealth({ taskQueue });
+        // The same view through the turn client of that queue.
+        const v = await turns.fleetHealth();
         return bothSeen(v) ? v : undefined;
       },
       { timeoutMs: 10 * ttlMs },
