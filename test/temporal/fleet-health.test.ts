@@ -170,8 +170,16 @@ describe('fleet tool health across worker processes', () => {
       },
       { timeoutMs: 10 * ttlMs },
     );
+    // What a report costs the workflow's history: its events per report, its bytes per report.
+    const history = await turns.client.workflow.getHandle(without.workflowId).fetchHistory();
+    const events = history.events ?? [];
+    const signals = events.filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+    const bytes = events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    expect(signals).toBeGreaterThan(0);
     process.stdout.write(
-      `fleet health: ${turnCount + 1} turns until both workers were seen; worker-a dropped out ${droppedAfterMs} ms after SIGKILL (TTL ${ttlMs} ms)\n`,
+      `fleet health: ${turnCount + 1} turns until both workers were seen; worker-a dropped out ${droppedAfterMs} ms ` +
+        `after SIGKILL (TTL ${ttlMs} ms); history ${events.length} events for ${signals} signals ` +
+        `(${(events.length / signals).toFixed(1)} events, ${Math.round(bytes / signals)} B per signal)\n`,
     );
   }, 300_000);
 });
