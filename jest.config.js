@@ -26,6 +26,7 @@ const needsTemporal = [
   '<rootDir>/devserver/ensure-temporal.test.ts',
   '<rootDir>/devserver/start-dev-server.test.ts',
   '<rootDir>/test/cli/',
+  '<rootDir>/workflows/fleet-health-workflow.test.ts',
 ];
 
 const shared = {

@@ -4,5 +4,8 @@ export {
   turnSearchAttributes,
 } from '../contract/search-attributes';
 export type { CallView, TurnStateView } from '../core/engine/turn-state-view';
+export * from './fleet-health-client';
+export * from './fleet-health-view';
+export { renderFleetHealth } from './render-fleet-health';
 export * from './turn-client';
 export * from './turn-handle';

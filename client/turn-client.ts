@@ -21,6 +21,8 @@ import {
   turnIdSchema,
   turnInputSchema,
 } from '../core';
+import { FleetHealthClient } from './fleet-health-client';
+import type { FleetHealthView } from './fleet-health-view';
 import { TurnHandle } from './turn-handle';
 import { turnStartMetadata } from './turn-start-metadata';
 import { turnWorkflowInputFrom } from './turn-workflow-input';
@@ -125,6 +127,14 @@ export class TurnClient {
   /** A handle on an existing turn (running or finished). */
   attach(turnId: string): TurnHandle {
     return new TurnHandle(turnId, this.client.workflow.getHandle(turnId));
+  }
+
+  /** Tool health across the live workers of this client's task queue; see `FleetHealthClient`. */
+  fleetHealth(options: { timeoutMs?: number } = {}): Promise<FleetHealthView> {
+    return new FleetHealthClient({ client: this.client }).fleetHealth({
+      taskQueue: this.taskQueue,
+      ...options,
+    });
   }
 
   /** Turns, newest first, filtered by status, conversation and a pending approval (through the search attributes). */

@@ -9,6 +9,8 @@ import {
   type TurnObserver,
 } from '../core';
 import { chooseTurnWorkflowBundle, type TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
+import { fleetHealthPlugins } from './fleet-health-plugin';
+import type { FleetHealthReportingOptions } from './fleet-health-reporter';
 import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
 
 export interface CreateTurnWorkerOptions {
@@ -37,7 +39,12 @@ export interface CreateTurnWorkerOptions {
    * `worker.interceptors.workflowModules` when given a bundle: name them here.)
    */
   workflowInterceptorModules?: readonly string[];
-  /** Where the worker says why it bundles at start (default: the Temporal runtime's logger, as a warning). */
+  /**
+   * While it runs, report this worker's tool health to its task queue's fleet health workflow
+   * (`FleetHealthClient` reads it): every 10 s by default; `false`: do not report.
+   */
+  fleetHealth?: FleetHealthReportingOptions | false;
+  /** Where the worker says why it bundles at start or that its health reports fail (default: the Temporal runtime's logger, as a warning). */
   log?: (message: string) => void;
   /** Extra Temporal worker options (concurrency limits, identity, …). */
   worker?: Partial<
@@ -96,6 +103,7 @@ export async function createTurnWorker(
     maxHeartbeatThrottleInterval: heartbeatThrottleMs,
     defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
+    plugins: [...(options.worker?.plugins ?? []), ...fleetHealthPlugins({ options, health })],
   });
   return Object.assign(worker, { health, workflowBundle: source });
 }

@@ -2,6 +2,7 @@ export { TranscriptCache, type TranscriptCacheOptions } from '../activities/tran
 export * from './build-turn-workflow-bundle';
 export type { TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 export * from './create-turn-worker';
+export { FleetHealthReporter, type FleetHealthReportingOptions } from './fleet-health-reporter';
 export { type TurnWorkflowBundle, turnWorkflowBundle } from './turn-workflow-bundle';
 export {
   type TurnWorkflowBundleManifest,

@@ -3,6 +3,7 @@ import { defineTool, scriptedModel } from 'durable-turns';
 import type { StartTurnArgs } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
+import { turnWorkflowType } from '../../contract/turn-workflow';
 import { uniqueTurnId } from '../conformance/support';
 import { TemporalKit } from './support/kit';
 import { collect, pollFor } from './support/poll';
@@ -83,14 +84,19 @@ describe('bad input is refused explicitly', () => {
       }
     }
 
-    // Nothing reached this task queue: once a valid turn shows up in visibility, it is the only one.
+    // No turn reached this task queue: once a valid turn shows up in visibility, it is the only one
+    // (the worker's fleet health workflow runs on the queue too: the list names the turn type).
     const model = scriptedModel([{ text: 'fine' }]);
     const worker = await kit.worker({ taskQueue, tools: [echo], model });
     await worker.runUntil(async () => {
       const good = await client.start({ ...base, turnId: uniqueTurnId('good') });
       expect((await good.result()).status).toBe('completed');
       const listed = await pollFor('the valid turn in visibility', async () => {
-        const runs = await collect(client.client.workflow.list({ query: `TaskQueue = '${taskQueue}'` }));
+        const runs = await collect(
+          client.client.workflow.list({
+            query: `TaskQueue = '${taskQueue}' AND WorkflowType = '${turnWorkflowType}'`,
+          }),
+        );
         return runs.some((r) => r.workflowId === good.turnId) ? runs : undefined;
       });
       expect(listed.map((r) => r.workflowId)).toEqual([good.turnId]);

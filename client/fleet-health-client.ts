@@ -1,0 +1,59 @@
+import { Client, type ConnectionLike, WorkflowNotFoundError } from '@temporalio/client';
+import { fleetHealthQuery, fleetHealthStateSchema, fleetHealthWorkflowId } from '../contract/fleet-health';
+import { emptyFleetHealthView, type FleetHealthView, fleetHealthView } from './fleet-health-view';
+
+export type FleetHealthClientOptions =
+  | { connection: ConnectionLike; namespace?: string }
+  | { client: Client };
+
+/**
+ * Reads tool health across the live workers of a task queue, from the queue's fleet health
+ * workflow (each turn worker reports to it; see `createTurnWorker`'s `fleetHealth`).
+ */
+export class FleetHealthClient {
+  readonly client: Client;
+
+  constructor(options: FleetHealthClientOptions) {
+    this.client =
+      'client' in options
+        ? options.client
+        : new Client({ connection: options.connection, namespace: options.namespace ?? 'default' });
+  }
+
+  /**
+   * Per tool, each live worker's counters and their aggregate; each worker with its last report.
+   * Empty when no worker reports on the queue (the workflow closes once its last worker is gone).
+   */
+  async fleetHealth({
+    taskQueue,
+    timeoutMs = 10_000,
+  }: {
+    taskQueue: string;
+    /** How long the query may wait for a worker to answer it. */
+    timeoutMs?: number;
+  }): Promise<FleetHealthView> {
+    const workflowId = fleetHealthWorkflowId({ taskQueue });
+    const handle = this.client.workflow.getHandle(workflowId);
+    let running: boolean;
+    try {
+      running = (await handle.describe()).status.name === 'RUNNING';
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return emptyFleetHealthView({ taskQueue, workflowId });
+      throw error;
+    }
+    // A closed run's roster is empty by construction; not querying it needs no worker to replay it.
+    if (!running) return emptyFleetHealthView({ taskQueue, workflowId });
+    let answer: unknown;
+    try {
+      answer = await this.client.withDeadline(Date.now() + timeoutMs, () => handle.query(fleetHealthQuery));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new Error(
+        `cannot read the fleet health of task queue ${taskQueue}: workflow ${workflowId} is running but its query ` +
+          `was not answered within ${timeoutMs} ms (${why}). The turn workers of that queue answer it: if none ` +
+          'is running, there is no fleet to show until one starts; if they are busy, give the query longer (timeoutMs).',
+      );
+    }
+    return fleetHealthView({ state: fleetHealthStateSchema.parse(answer), workflowId });
+  }
+}
