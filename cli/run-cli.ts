@@ -3,6 +3,7 @@ import { CliError } from './cli-error';
 import { registerApproveCommand } from './commands/approve';
 import { registerCancelCommand } from './commands/cancel';
 import { registerDevCommand } from './commands/dev';
+import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
 import { registerRejectCommand } from './commands/reject';
 import { registerRunCommand } from './commands/run';
@@ -13,7 +14,7 @@ import { exitCodes, exitCodesHelp } from './exit-codes';
 
 /**
  * The commands, in the order `--help` lists them. A new command is one file in commands/ with a
- * `register…Command({ program })`, added here (`health` goes with the operator commands).
+ * `register…Command({ program })`, added here.
  */
 const commands = [
   registerDevCommand,
@@ -25,6 +26,7 @@ const commands = [
   registerCancelCommand,
   registerApproveCommand,
   registerRejectCommand,
+  registerHealthCommand,
 ];
 
 export function createProgram(): Command {

@@ -1,11 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { FleetHealthClient, type FleetHealthView, renderFleetHealth } from 'durable-turns/client';
 import { uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
+const root = path.join(__dirname, '../..');
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
 afterAll(() => kit.close());
@@ -137,6 +139,28 @@ describe('fleet tool health across worker processes', () => {
     const table = renderFleetHealth({ view, color: false });
     expect(table).toMatch(/^\s+worker-a\s+unhealthy\s+open/m);
     expect(table).toMatch(/^\s+worker-b\s+healthy\s+closed/m);
+    // The operator's view: `durable-turns health`, as a script and as a person reads it.
+    const cli = (...args: string[]) =>
+      promisify(execFile)(
+        path.join(root, 'node_modules/.bin/tsx'),
+        [path.join(root, 'cli/main.ts'), ...args],
+        {
+          cwd: root,
+          env: { ...process.env, NO_COLOR: '1' },
+          timeout: 60_000,
+        },
+      );
+    const fromCli = JSON.parse(
+      (await cli('health', '--json', '--task-queue', taskQueue)).stdout,
+    ) as FleetHealthView;
+    expect(fromCli.tools.find((t) => t.toolName === 'lookup')?.aggregate.circuits).toEqual({
+      closed: 1,
+      open: 1,
+      halfOpen: 0,
+    });
+    const human = (await cli('health', '--task-queue', taskQueue)).stdout;
+    expect(human).toMatch(/^\s+worker-a\s+unhealthy\s+open/m);
+    expect(human).toMatch(/^\s+worker-b\s+healthy\s+closed/m);
 
     killGroup(workerA);
     const killedAt = Date.now();
