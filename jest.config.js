@@ -25,6 +25,7 @@ const needsTemporal = [
   '<rootDir>/test/fuzz/provider-fuzz-temporal.test.ts',
   '<rootDir>/devserver/ensure-temporal.test.ts',
   '<rootDir>/devserver/start-dev-server.test.ts',
+  '<rootDir>/tracing/turn-traces.test.ts',
 ];
 
 const shared = {

@@ -1,5 +1,6 @@
 import {
   type Client,
+  type ClientInterceptors,
   type Connection,
   Client as TemporalClient,
   WorkflowExecutionAlreadyStartedError,
@@ -34,6 +35,8 @@ export interface TurnClientOptions {
   connection: Connection;
   namespace?: string;
   taskQueue: string;
+  /** Temporal client interceptors; `turnClientInterceptors()` (durable-turns/tracing) starts each turn's trace. */
+  interceptors?: ClientInterceptors;
 }
 
 export const startTurnSchema = z.object({
@@ -81,6 +84,7 @@ export class TurnClient {
     this.client = new TemporalClient({
       connection: options.connection,
       namespace: options.namespace ?? 'default',
+      ...(options.interceptors ? { interceptors: options.interceptors } : {}),
     });
     this.taskQueue = options.taskQueue;
   }
