@@ -1,12 +1,15 @@
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import type { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnTracing, turnClientInterceptors } from 'durable-turns/tracing';
-import { createTurnWorker } from 'durable-turns/worker';
+import { createTurnWorker, turnWorkflowBundle } from 'durable-turns/worker';
 import { z } from 'zod';
 import { uniqueTurnId } from '../test/conformance/support';
 import { TemporalKit } from '../test/temporal/support/kit';
 import { pollFor } from '../test/temporal/support/poll';
+import { workerTracingOptions } from './worker-tracing-options';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
@@ -51,6 +54,7 @@ async function tracedTurn({ captureMessageContent }: { captureMessageContent: bo
     tracing,
   });
   const turnId = uniqueTurnId('traces');
+  let history: temporal.api.history.v1.IHistory | undefined;
   await worker.runUntil(async () => {
     const client = new TurnClient({
       connection: kit.connection,
@@ -60,6 +64,7 @@ async function tracedTurn({ captureMessageContent }: { captureMessageContent: bo
     });
     const turn = await client.start({ turnId, input: 'use the flaky tool', model: 'scripted' });
     expect((await turn.result()).status).toBe('completed');
+    history = await client.client.workflow.getHandle(turnId).fetchHistory();
     // The workflow's own span ends with it and leaves through the worker's sink after that task.
     await pollFor('the workflow span', async () =>
       exporter.getFinishedSpans().some((s) => s.name === 'RunWorkflow:turnWorkflow') ? true : undefined,
@@ -67,7 +72,7 @@ async function tracedTurn({ captureMessageContent }: { captureMessageContent: bo
   });
   const spans = exporter.getFinishedSpans();
   await tracing.shutdown(); // (which empties the exporter)
-  return { spans, turnId };
+  return { spans, turnId, history };
 }
 
 /** The names from this span up to the root of its trace. */
@@ -92,7 +97,7 @@ const contentAttributes = [
 
 describe('a traced turn on Temporal', () => {
   test('is one trace from the client through the workflow to each model request and tool attempt, with GenAI attributes and no content', async () => {
-    const { spans, turnId } = await tracedTurn({ captureMessageContent: false });
+    const { spans, turnId, history } = await tracedTurn({ captureMessageContent: false });
 
     expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
     const roots = spans.filter((s) => !s.parentSpanContext);
@@ -169,6 +174,18 @@ describe('a traced turn on Temporal', () => {
     expect(everything).not.toContain(secretArgument);
     expect(everything).not.toContain(secretOutput);
     expect(everything).not.toContain('use the flaky tool');
+
+    // The traced run (its patch marker, the interceptors' commands) replays as it ran.
+    await expect(
+      Worker.runReplayHistory(
+        {
+          workflowBundle: await turnWorkflowBundle(),
+          sinks: workerTracingOptions({ tracing: undefined }).sinks,
+        },
+        history ?? {},
+        turnId,
+      ),
+    ).resolves.toBeUndefined();
   });
 
   test('records prompts, completions, tool arguments and outputs when message content is captured', async () => {
