@@ -39,7 +39,10 @@ describe('building a turn workflow bundle', () => {
       outFile: path.join(dir, 'with-interceptor.js'),
       workflowInterceptorModules: [module],
     });
-    expect(built.manifest.workflowInterceptorModules).toEqual(['durable-turns:tracing/workflow-interceptors', module]);
+    expect(built.manifest.workflowInterceptorModules).toEqual([
+      'durable-turns:tracing/workflow-interceptors',
+      module,
+    ]);
     expect(readFileSync(built.codePath, 'utf8')).toContain(markerWorkflowInterceptorsMarker);
     expect(readFileSync(path.join(dir, 'out', 'turn-workflows.js'), 'utf8')).not.toContain(
       markerWorkflowInterceptorsMarker,
