@@ -13,7 +13,7 @@ const exporterNames = ['otlp', 'console', 'none'] as const;
  * The span processors `OTEL_TRACES_EXPORTER` names (a comma-separated list of `otlp`, `console`;
  * `none` for none), each batching (`OTEL_BSP_*`). OTLP goes over HTTP as protobuf, or JSON when
  * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL=http/json`, to `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT` with
- * its headers and timeout — the exporter reads those itself.
+ * its headers and timeout — the exporter reads those itself, from `process.env`.
  */
 export function spanProcessorsFromEnv({ env }: { env: NodeJS.ProcessEnv }): SpanProcessor[] {
   const names = (env.OTEL_TRACES_EXPORTER ?? '')

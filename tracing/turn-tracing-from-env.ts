@@ -12,18 +12,14 @@ const cached = new Map<string, TurnTracing | undefined>();
  * every worker and client in it shares the exporters, which are flushed when the process is about
  * to exit.
  */
-export function turnTracingFromEnv({
-  env = process.env,
-}: {
-  env?: NodeJS.ProcessEnv;
-} = {}): TurnTracing | undefined {
+export function turnTracingFromEnv(): TurnTracing | undefined {
+  const env = process.env;
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
-  const key = [
-    env.OTEL_TRACES_EXPORTER,
-    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL,
-    env.OTEL_EXPORTER_OTLP_PROTOCOL,
-    env.OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT,
-  ].join('\n');
+  // Every OTEL_ variable: the exporters read theirs (endpoint, headers, …) from the environment too.
+  const key = Object.entries(env)
+    .filter(([name]) => name.startsWith('OTEL_'))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .join('\n');
   if (cached.has(key)) return cached.get(key);
   const spanProcessors = spanProcessorsFromEnv({ env });
   const tracing =
