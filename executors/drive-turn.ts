@@ -6,6 +6,7 @@ import {
   type TurnOperation,
   type TurnResult,
 } from '../core';
+import { traceTurn } from '../tracing/trace-turn';
 import { askApproval } from './ask-approval';
 import { callModelInProcess } from './call-model-in-process';
 import { InProcessTools } from './in-process-tools';
@@ -19,7 +20,16 @@ import { WakeSignal } from './wake-signal';
  * The engine decides everything (waves, retries of tools and of the model, what a cancel leaves);
  * this loop decides nothing.
  */
-export async function driveTurn({
+export function driveTurn(args: {
+  engine: TurnEngine;
+  writer: JournalWriter;
+  host: TurnHost;
+  signal?: AbortSignal;
+}): Promise<TurnResult> {
+  return traceTurn({ tracing: args.host.tracing, turnId: args.engine.turnId, run: () => drive(args) });
+}
+
+async function drive({
   engine,
   writer,
   host,

@@ -27,6 +27,7 @@ export const genAiOperation = { chat: 'chat', executeTool: 'execute_tool' } as c
 
 export const turnAttributes = {
   turnId: 'durable_turns.turn.id',
+  turnStatus: 'durable_turns.turn.status',
   responseIndex: 'durable_turns.response.index',
   toolAttempt: 'durable_turns.tool.attempt',
   toolStatus: 'durable_turns.tool.status',

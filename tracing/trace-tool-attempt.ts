@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Context, context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { AttemptResult, PreparedCall } from '../core';
 import { genAi, genAiOperation, turnAttributes } from './gen-ai-attributes';
 import type { TurnTracing } from './turn-tracing';
@@ -14,12 +14,15 @@ export function traceToolAttempt<T extends { result: AttemptResult }>({
   turnId,
   call,
   attempt,
+  parent,
   run,
 }: {
   tracing: TurnTracing | undefined;
   turnId: string;
   call: PreparedCall;
   attempt: number;
+  /** The trace context the span belongs to (default: the active one). */
+  parent?: Context;
   run: () => Promise<T>;
 }): Promise<T> {
   if (!tracing) return run();
@@ -37,6 +40,7 @@ export function traceToolAttempt<T extends { result: AttemptResult }>({
         ...(tracing.captureMessageContent ? { [genAi.toolCallArguments]: JSON.stringify(call.input) } : {}),
       },
     },
+    parent ?? context.active(),
     async (span) => {
       // runToolAttempt never rejects; should a host's wrapper, the span still ends.
       try {
