@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import {
   buildModelResponse,
   describeThrown,
@@ -25,12 +26,15 @@ export async function callModelInProcess({
   op,
   signal,
   onToolCall,
+  traceParent,
 }: {
   engine: TurnEngine;
   host: TurnHost;
   op: ModelCall;
   signal?: AbortSignal;
   onToolCall: (call: PreparedCall) => Promise<void>;
+  /** The turn's span, parent of this request's. */
+  traceParent?: Context | undefined;
 }): Promise<HostEvent | undefined> {
   const priorCallIds = new Set(engine.view.callIds);
   const maxArgumentBytes = engine.view.config.limits.maxArgumentBytes;
@@ -48,6 +52,7 @@ export async function callModelInProcess({
       turnId: engine.turnId,
       responseIndex: op.responseIndex,
       messages: op.messages,
+      parent: traceParent,
       run: async () => {
         const { collected, broken } = await streamResponse({
           model: host.model,

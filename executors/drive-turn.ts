@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import {
   feedHostEvent,
   type HostEvent,
@@ -26,7 +27,11 @@ export function driveTurn(args: {
   host: TurnHost;
   signal?: AbortSignal;
 }): Promise<TurnResult> {
-  return traceTurn({ tracing: args.host.tracing, turnId: args.engine.turnId, run: () => drive(args) });
+  return traceTurn({
+    tracing: args.host.tracing,
+    turnId: args.engine.turnId,
+    run: (traceParent) => drive({ ...args, traceParent }),
+  });
 }
 
 async function drive({
@@ -34,16 +39,19 @@ async function drive({
   writer,
   host,
   signal,
+  traceParent,
 }: {
   engine: TurnEngine;
   writer: JournalWriter;
   host: TurnHost;
   signal?: AbortSignal;
+  /** The turn's span, parent of its model requests' and tool attempts' spans. */
+  traceParent: Context | undefined;
 }): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
   const queue: HostEvent[] = [];
-  const tools = new InProcessTools(engine.turnId, host, queue, () => wake.notify());
+  const tools = new InProcessTools(engine.turnId, host, queue, () => wake.notify(), traceParent);
   const asked = new Set<string>();
   let cancelled = false;
   const onAbort = () => wake.notify();
@@ -92,6 +100,7 @@ async function drive({
             host,
             op,
             onToolCall,
+            traceParent,
             ...(signal ? { signal } : {}),
           });
           if (outcome) queue.push(outcome);

@@ -1,4 +1,4 @@
-import { context } from '@opentelemetry/api';
+import type { Context } from '@opentelemetry/api';
 import { type HostEvent, runToolAttempt, type ToolStart } from '../core';
 import { traceToolAttempt } from '../tracing/trace-tool-attempt';
 import type { TurnHost } from './turn-host';
@@ -13,14 +13,14 @@ export class InProcessTools {
   private running = 0;
   private controller?: AbortController;
   private allDone?: () => void;
-  /** The turn's trace context: calls launched while a response streams belong to the turn, not to the request. */
-  private readonly traceContext = context.active();
 
   constructor(
     private readonly turnId: string,
     private readonly host: TurnHost,
     private readonly queue: HostEvent[],
     private readonly notify: () => void,
+    /** The turn's span: calls launched while a response streams belong to the turn, not to the request. */
+    private readonly traceParent?: Context,
   ) {}
 
   launch(start: ToolStart): void {
@@ -35,7 +35,7 @@ export class InProcessTools {
       turnId: this.turnId,
       call: start.call,
       attempt,
-      parent: this.traceContext,
+      parent: this.traceParent,
       run: () =>
         runToolAttempt({
           turnId: this.turnId,

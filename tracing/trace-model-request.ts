@@ -1,32 +1,41 @@
-import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Context, context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { Message, ModelResponse } from '../core';
 import { genAi, genAiOperation, turnAttributes } from './gen-ai-attributes';
 import type { TurnTracing } from './turn-tracing';
 
 /**
  * Runs one attempt of a model request inside a `chat {model}` span (GenAI conventions: client
- * kind, model, token usage, finish reason, `error.type` on failure), a child of whatever span is
- * active (on Temporal: the model activity's). Prompt and completion go on it only when tracing
- * captures message content. Without tracing it just runs.
+ * kind, model, token usage, finish reason, `error.type` on failure), a child of `parent` (default:
+ * the active span; on Temporal the model activity's), not made active itself (see traceToolAttempt).
+ * Prompt and completion go on it only when tracing captures message content. Without tracing it
+ * just runs.
  */
-export function traceModelRequest<T extends ModelResponse>({
-  tracing,
-  model,
-  turnId,
-  responseIndex,
-  messages,
-  run,
-}: {
+export function traceModelRequest<T extends ModelResponse>(args: ModelRequestTracing<T>): Promise<T> {
+  return args.tracing ? traced({ ...args, tracing: args.tracing }) : args.run(noRecord);
+}
+
+interface ModelRequestTracing<T> {
   tracing: TurnTracing | undefined;
   model: string;
   turnId: string;
   responseIndex: number;
   /** The request's messages, if known before it runs; else `run` tells them with `input`. */
   messages?: readonly Message[];
+  /** The trace context the span belongs to (default: the active one). */
+  parent?: Context | undefined;
   run: (record: { input: (messages: readonly Message[]) => void }) => Promise<T>;
-}): Promise<T> {
-  if (!tracing) return run(noRecord);
-  return tracing.tracer.startActiveSpan(
+}
+
+async function traced<T extends ModelResponse>({
+  tracing,
+  model,
+  turnId,
+  responseIndex,
+  messages,
+  parent,
+  run,
+}: ModelRequestTracing<T> & { tracing: TurnTracing }): Promise<T> {
+  const span = tracing.tracer.startSpan(
     `${genAiOperation.chat} ${model}`,
     {
       kind: SpanKind.CLIENT,
@@ -37,31 +46,30 @@ export function traceModelRequest<T extends ModelResponse>({
         [turnAttributes.responseIndex]: responseIndex,
       },
     },
-    async (span) => {
-      const input = (given: readonly Message[]) => {
-        if (tracing.captureMessageContent) span.setAttribute(genAi.inputMessages, JSON.stringify(given));
-      };
-      if (messages) input(messages);
-      try {
-        const response = await run({ input });
-        span.setAttributes({
-          [genAi.usageInputTokens]: response.usage.inputTokens,
-          [genAi.usageOutputTokens]: response.usage.outputTokens,
-          [genAi.responseFinishReasons]: [response.finishReason],
-          [turnAttributes.toolCallCount]: response.calls.length + (response.streamedCallCount ?? 0),
-          ...(tracing.captureMessageContent
-            ? { [genAi.outputMessages]: JSON.stringify([response.message]) }
-            : {}),
-        });
-        return response;
-      } catch (error) {
-        markFailed({ span, error });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
+    parent ?? context.active(),
   );
+  const input = (given: readonly Message[]) => {
+    if (tracing.captureMessageContent) span.setAttribute(genAi.inputMessages, JSON.stringify(given));
+  };
+  if (messages) input(messages);
+  try {
+    const response = await run({ input });
+    span.setAttributes({
+      [genAi.usageInputTokens]: response.usage.inputTokens,
+      [genAi.usageOutputTokens]: response.usage.outputTokens,
+      [genAi.responseFinishReasons]: [response.finishReason],
+      [turnAttributes.toolCallCount]: response.calls.length + (response.streamedCallCount ?? 0),
+      ...(tracing.captureMessageContent
+        ? { [genAi.outputMessages]: JSON.stringify([response.message]) }
+        : {}),
+    });
+    return response;
+  } catch (error) {
+    markFailed({ span, error });
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 const noRecord = { input: () => {} };
