@@ -29,13 +29,17 @@ import {
   turnIdSchema,
   turnInputSchema,
 } from '../core';
+import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { TurnHandle } from './turn-handle';
 
 export interface TurnClientOptions {
   connection: Connection;
   namespace?: string;
   taskQueue: string;
-  /** Temporal client interceptors; `turnClientInterceptors()` (durable-turns/tracing) starts each turn's trace. */
+  /**
+   * Temporal client interceptors. Default: `turnClientInterceptors()` (durable-turns/tracing), which
+   * start each turn's trace when `OTEL_TRACES_EXPORTER` is set, and are none otherwise.
+   */
   interceptors?: ClientInterceptors;
 }
 
@@ -84,7 +88,7 @@ export class TurnClient {
     this.client = new TemporalClient({
       connection: options.connection,
       namespace: options.namespace ?? 'default',
-      ...(options.interceptors ? { interceptors: options.interceptors } : {}),
+      interceptors: options.interceptors ?? turnClientInterceptors(),
     });
     this.taskQueue = options.taskQueue;
   }

@@ -8,3 +8,5 @@ export { turnClientInterceptors } from './turn-client-interceptors';
 export { type CreateTurnTracingOptions, createTurnTracing, type TurnTracing } from './turn-tracing';
 export { turnTracingFromEnv } from './turn-tracing-from-env';
 export { workerTracingOptions } from './worker-tracing-options';
+/** For `Worker.runReplayHistory` of turn workflows: the sink their bundle calls. */
+export { workflowSpanSinks } from './workflow-span-sink';

@@ -10,6 +10,7 @@ import { uniqueTurnId } from '../test/conformance/support';
 import { TemporalKit } from '../test/temporal/support/kit';
 import { pollFor } from '../test/temporal/support/poll';
 import { workerTracingOptions } from './worker-tracing-options';
+import { tracingPatchId } from './workflow-interceptors';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
@@ -31,7 +32,13 @@ const flaky = defineTool({
 });
 
 /** Runs one turn (a call of `flaky`, then an answer) on a traced worker; every span it made. */
-async function tracedTurn({ captureMessageContent }: { captureMessageContent: boolean }) {
+async function tracedTurn({
+  captureMessageContent,
+  clientTraced = true,
+}: {
+  captureMessageContent: boolean;
+  clientTraced?: boolean;
+}) {
   const exporter = new InMemorySpanExporter();
   const tracing = createTurnTracing({
     spanProcessors: [new SimpleSpanProcessor(exporter)],
@@ -60,15 +67,16 @@ async function tracedTurn({ captureMessageContent }: { captureMessageContent: bo
       connection: kit.connection,
       namespace: kit.namespace,
       taskQueue,
-      interceptors: turnClientInterceptors({ tracing }),
+      interceptors: clientTraced ? turnClientInterceptors({ tracing }) : {},
     });
     const turn = await client.start({ turnId, input: 'use the flaky tool', model: 'scripted' });
     expect((await turn.result()).status).toBe('completed');
     history = await client.client.workflow.getHandle(turnId).fetchHistory();
     // The workflow's own span ends with it and leaves through the worker's sink after that task.
-    await pollFor('the workflow span', async () =>
-      exporter.getFinishedSpans().some((s) => s.name === 'RunWorkflow:turnWorkflow') ? true : undefined,
-    );
+    if (clientTraced)
+      await pollFor('the workflow span', async () =>
+        exporter.getFinishedSpans().some((s) => s.name === 'RunWorkflow:turnWorkflow') ? true : undefined,
+      );
   });
   const spans = exporter.getFinishedSpans();
   await tracing.shutdown(); // (which empties the exporter)
@@ -86,6 +94,20 @@ function ancestry({ span, spans }: { span: ReadableSpan; spans: readonly Readabl
     if (parent && !at) names.push(`(missing parent ${parent})`);
   }
   return names;
+}
+
+/** The details of each patch marker in a history, as text (they name the patch). */
+function patchMarkers(history: temporal.api.history.v1.IHistory | undefined): string[] {
+  return (history?.events ?? []).flatMap((e) => {
+    const details = e.markerRecordedEventAttributes?.details;
+    if (!details) return [];
+    return [
+      Object.values(details)
+        .flatMap((p) => p.payloads ?? [])
+        .map((p) => Buffer.from(p.data ?? []).toString())
+        .join(' '),
+    ];
+  });
 }
 
 const contentAttributes = [
@@ -176,6 +198,7 @@ describe('a traced turn on Temporal', () => {
     expect(everything).not.toContain('use the flaky tool');
 
     // The traced run (its patch marker, the interceptors' commands) replays as it ran.
+    expect(patchMarkers(history)).toContainEqual(expect.stringContaining(tracingPatchId));
     await expect(
       Worker.runReplayHistory(
         {
@@ -186,6 +209,24 @@ describe('a traced turn on Temporal', () => {
         turnId,
       ),
     ).resolves.toBeUndefined();
+  });
+
+  test('a turn started without a trace context traces nothing in its workflow: no workflow spans, no trace header in its history', async () => {
+    const { spans, history } = await tracedTurn({ captureMessageContent: false, clientTraced: false });
+
+    // The workflow's own spans (the activities' queries of it are the activities').
+    const workflowSpan = /^(StartWorkflow|RunWorkflow|StartActivity|Handle|Validate|ContinueAsNew)/;
+    expect(spans.map((s) => s.name).filter((name) => workflowSpan.test(name))).toEqual([]);
+    // Each activity is a trace of its own, with the same spans under it.
+    const activities = spans.filter((s) => s.name.startsWith('RunActivity:'));
+    expect(activities.map((s) => s.parentSpanContext)).toEqual(activities.map(() => undefined));
+    expect(spans.filter((s) => s.name === 'execute_tool flaky')).toHaveLength(2);
+    const events = history?.events ?? [];
+    expect(events.filter((e) => e.activityTaskScheduledEventAttributes)).toHaveLength(4);
+    expect(
+      events.filter((e) => e.activityTaskScheduledEventAttributes?.header?.fields?.['_tracer-data']),
+    ).toEqual([]);
+    expect(patchMarkers(history)).not.toContainEqual(expect.stringContaining(tracingPatchId));
   });
 
   test('records prompts, completions, tool arguments and outputs when message content is captured', async () => {
