@@ -1,4 +1,5 @@
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { Client } from '@temporalio/client';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
@@ -35,9 +36,11 @@ const flaky = defineTool({
 async function tracedTurn({
   captureMessageContent,
   clientTraced = true,
+  continueAsNewAfterEvents,
 }: {
   captureMessageContent: boolean;
   clientTraced?: boolean;
+  continueAsNewAfterEvents?: number;
 }) {
   const exporter = new InMemorySpanExporter();
   const tracing = createTurnTracing({
@@ -69,13 +72,28 @@ async function tracedTurn({
       taskQueue,
       interceptors: clientTraced ? turnClientInterceptors({ tracing }) : {},
     });
-    const turn = await client.start({ turnId, input: 'use the flaky tool', model: 'scripted' });
+    const turn = await client.start({
+      turnId,
+      input: 'use the flaky tool',
+      model: 'scripted',
+      ...(continueAsNewAfterEvents ? { continueAsNewAfterEvents } : {}),
+    });
     expect((await turn.result()).status).toBe('completed');
-    history = await client.client.workflow.getHandle(turnId).fetchHistory();
-    // The workflow's own span ends with it and leaves through the worker's sink after that task.
+    // Read back through a client of its own: the traced one would trace these calls too.
+    const plain = new Client({ connection: kit.connection, namespace: kit.namespace }).workflow.getHandle(
+      turnId,
+    );
+    history = await plain.fetchHistory();
+    // The workflow's own span ends with it and leaves through the worker's sink after that task:
+    // the last run's (a turn that continued as new had several).
+    const { runId } = await plain.describe();
     if (clientTraced)
-      await pollFor('the workflow span', async () =>
-        exporter.getFinishedSpans().some((s) => s.name === 'RunWorkflow:turnWorkflow') ? true : undefined,
+      await pollFor('the last run’s workflow span', async () =>
+        exporter
+          .getFinishedSpans()
+          .some((s) => s.name === 'RunWorkflow:turnWorkflow' && s.attributes.temporalRunId === runId)
+          ? true
+          : undefined,
       );
   });
   const spans = exporter.getFinishedSpans();
@@ -227,6 +245,17 @@ describe('a traced turn on Temporal', () => {
       events.filter((e) => e.activityTaskScheduledEventAttributes?.header?.fields?.['_tracer-data']),
     ).toEqual([]);
     expect(patchMarkers(history)).not.toContainEqual(expect.stringContaining(tracingPatchId));
+  });
+
+  test('stays one trace across continue-as-new: the next run is a child of the one before', async () => {
+    const { spans } = await tracedTurn({ captureMessageContent: false, continueAsNewAfterEvents: 10 });
+
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+    const runs = spans.filter((s) => s.name === 'RunWorkflow:turnWorkflow');
+    expect(runs.length).toBeGreaterThan(1);
+    const last = runs.find((run) => ancestry({ span: run, spans }).includes('ContinueAsNew:turnWorkflow'));
+    expect(last && ancestry({ span: last, spans }).at(-1)).toBe('StartWorkflow:turnWorkflow');
+    expect(spans.filter((s) => s.name === 'chat scripted')).toHaveLength(2);
   });
 
   test('records prompts, completions, tool arguments and outputs when message content is captured', async () => {
