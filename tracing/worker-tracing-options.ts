@@ -10,7 +10,7 @@ import { workflowSpanSinks } from './workflow-span-sink';
 /**
  * What a turn worker adds to its Temporal worker options for tracing, merged into `given` (the
  * caller's own interceptors and sinks stay, ours after theirs): the sink workflow spans leave
- * through (always: every bundle traces), and with tracing on Temporal's activity interceptors — a
+ * through (always: a turn started by a traced client is traced in its workflow whatever the worker), and with tracing on Temporal's activity interceptors — a
  * span per activity, a child of the workflow's, under which the activity's spans are made — and its
  * client interceptor for the queries and updates activities send their turn.
  */

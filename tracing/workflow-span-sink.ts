@@ -6,8 +6,9 @@ import type { TurnTracing } from './turn-tracing';
 
 /**
  * The sink the workflow's OpenTelemetry interceptors hand their finished spans to. Every turn
- * worker installs it, since every turn workflow bundle carries those interceptors (a workflow
- * calling a sink the worker lacks is an error in the worker's log); without tracing it drops them.
+ * worker installs it, since every turn workflow bundle carries those interceptors and a traced
+ * client's turn uses them on any worker (a workflow calling a sink the worker lacks is an error in
+ * the worker's log); without tracing it drops them.
  *
  * Not `makeWorkflowExporter`: that one builds spans of the OpenTelemetry SDK 1.x shape
  * (`parentSpanId`, `instrumentationLibrary`), which SDK 2.x processors and exporters read as

@@ -5,9 +5,9 @@ import path from 'node:path';
  * folder holding workflows/), without extension, so the same id names the TypeScript source and the
  * built JavaScript. A worker's bundle must carry exactly these (plus the worker's own extra modules),
  * so a prebuilt bundle records them and is not used when they differ. The OpenTelemetry one is
- * always there, tracing or not: its spans cost little without an exporter (the worker's sink drops
- * them), and one workflow code for every worker means a prebuilt bundle fits whatever the worker's
- * environment says, and turning tracing on never changes the code that replays a running turn.
+ * always there, tracing or not: it traces only turns started with a trace context (others cost
+ * nothing), and one workflow code for every worker means a prebuilt bundle fits whatever the
+ * worker's environment says, and turning tracing on never changes the code that replays a turn.
  */
 export const turnWorkflowInterceptorModules: readonly string[] = ['tracing/workflow-interceptors'];
 
