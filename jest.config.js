@@ -27,6 +27,7 @@ const needsTemporal = [
   '<rootDir>/devserver/start-dev-server.test.ts',
   '<rootDir>/test/cli/',
   '<rootDir>/workflows/fleet-health-workflow.test.ts',
+  '<rootDir>/tracing/turn-traces.test.ts',
 ];
 
 const shared = {

@@ -17,6 +17,7 @@ import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow'
 import {
   buildModelResponse,
   type HostTimers,
+  type Message,
   ModelError,
   modelRequestKey,
   type PreparedCall,
@@ -30,6 +31,9 @@ import {
 } from '../core';
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
+import { traceModelRequest } from '../tracing/trace-model-request';
+import { traceToolAttempt } from '../tracing/trace-tool-attempt';
+import type { TurnTracing } from '../tracing/turn-tracing';
 import { CallHandOver } from './call-hand-over';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
@@ -42,6 +46,8 @@ export interface ActivityDeps {
   health: ToolHealthRegistry;
   /** What model requests read of their turns' transcripts (default: a cache of this worker's own). */
   transcripts?: TranscriptCache;
+  /** Spans for model requests and tool attempts, children of the activity's (default: none). */
+  tracing?: TurnTracing;
 }
 
 const timers: HostTimers = {
@@ -71,14 +77,22 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
       try {
-        return await callModelAttempt({
-          ctx,
+        return await traceModelRequest({
+          tracing: deps.tracing,
+          model: modelName,
           turnId,
-          workflowId,
           responseIndex,
-          modelName,
-          idempotencyKey,
-          maxArgumentBytes,
+          run: ({ input }) =>
+            callModelAttempt({
+              ctx,
+              turnId,
+              workflowId,
+              responseIndex,
+              modelName,
+              idempotencyKey,
+              maxArgumentBytes,
+              onRequest: input,
+            }),
         });
       } finally {
         clearInterval(beat);
@@ -96,21 +110,28 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // through heartbeats, and a lost worker is noticed by their absence.
       const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
       try {
-        const ran = await runToolAttempt({
+        const ran = await traceToolAttempt({
+          tracing: deps.tracing,
           turnId,
           call,
           attempt,
-          approved,
-          maxOutputBytes,
-          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          registry: deps.registry,
-          hooks: deps.hooks,
-          observers: deps.observers,
-          health: deps.health,
-          timers,
-          signal: ctx.cancellationSignal,
-          heartbeat: (details) => ctx.heartbeat(details),
+          run: () =>
+            runToolAttempt({
+              turnId,
+              call,
+              attempt,
+              approved,
+              maxOutputBytes,
+              ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+              ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+              registry: deps.registry,
+              hooks: deps.hooks,
+              observers: deps.observers,
+              health: deps.health,
+              timers,
+              signal: ctx.cancellationSignal,
+              heartbeat: (details) => ctx.heartbeat(details),
+            }),
         });
         // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed
         // out, was paused or reset). That is not what the tool did; say the attempt was lost.
@@ -141,6 +162,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     modelName,
     idempotencyKey,
     maxArgumentBytes,
+    onRequest,
   }: {
     ctx: Context;
     turnId: string;
@@ -149,6 +171,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     modelName: string;
     idempotencyKey: string | undefined;
     maxArgumentBytes: number | undefined;
+    /** Told the request's messages once they are read (for tracing). */
+    onRequest: (messages: readonly Message[]) => void;
   }): Promise<CallModelOutput> {
     const model = deps.models.get(modelName);
     if (!model) {
@@ -202,6 +226,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         modelRejectedType,
       );
     }
+    onRequest(request.messages);
     const used = new Set(request.callIds);
     const prepared: PreparedCall[] = [];
     let handedOver = 0;

@@ -1,5 +1,6 @@
 /**
- * In-process benchmark: per-call dispatch overhead of `InProcessExecutor`, and the same scripted
+ * In-process benchmark: per-call dispatch overhead of `InProcessExecutor` (untraced, and what
+ * tracing adds to it), and the same scripted
  * turn on our executor, the Vercel AI SDK and the OpenAI Agents SDK. Prints one JSON object to
  * stdout (progress goes to stderr) and writes it to bench/results/in-process.json.
  *
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { measureDispatchOverhead } from './dispatch-overhead';
 import { machineInfo, round } from './measure';
 import { measureSameTurnOnPeers } from './same-turn-on-peers';
+import { measureTracingOverhead } from './tracing-overhead';
 
 const quick = process.env.BENCH_QUICK === '1';
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -20,12 +22,14 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
   const dispatch = await measureDispatchOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 21, log });
+  const tracing = await measureTracingOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 21, log });
   const peers = await measureSameTurnOnPeers({ warmup: quick ? 3 : 50, runs: quick ? 5 : 200, log });
   const report = {
     machine: machineInfo(loadBefore),
     method:
       'median of interleaved runs after warm-up; a minor GC before each run; setup (executor, model, agent) and verification untimed; tools defined once per framework',
     dispatch,
+    tracing,
     peers,
     benchDurationMs: round(performance.now() - started, 0),
   };

@@ -1,5 +1,6 @@
 import {
   type Client,
+  type ClientInterceptors,
   type Connection,
   Client as TemporalClient,
   WorkflowExecutionAlreadyStartedError,
@@ -21,6 +22,7 @@ import {
   turnIdSchema,
   turnInputSchema,
 } from '../core';
+import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { FleetHealthClient } from './fleet-health-client';
 import type { FleetHealthView } from './fleet-health-view';
 import { TurnHandle } from './turn-handle';
@@ -31,6 +33,11 @@ export interface TurnClientOptions {
   connection: Connection;
   namespace?: string;
   taskQueue: string;
+  /**
+   * Temporal client interceptors. Default: `turnClientInterceptors()` (durable-turns/tracing), which
+   * start each turn's trace when `OTEL_TRACES_EXPORTER` is set, and are none otherwise.
+   */
+  interceptors?: ClientInterceptors;
 }
 
 export const startTurnSchema = z.object({
@@ -78,6 +85,7 @@ export class TurnClient {
     this.client = new TemporalClient({
       connection: options.connection,
       namespace: options.namespace ?? 'default',
+      interceptors: options.interceptors ?? turnClientInterceptors(),
     });
     this.taskQueue = options.taskQueue;
   }

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import {
   buildModelResponse,
   describeThrown,
@@ -11,6 +12,7 @@ import {
 } from '../core';
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
+import { traceModelRequest } from '../tracing/trace-model-request';
 import type { TurnHost } from './turn-host';
 
 /**
@@ -24,12 +26,15 @@ export async function callModelInProcess({
   op,
   signal,
   onToolCall,
+  traceParent,
 }: {
   engine: TurnEngine;
   host: TurnHost;
   op: ModelCall;
   signal?: AbortSignal;
   onToolCall: (call: PreparedCall) => Promise<void>;
+  /** The turn's span, parent of this request's. */
+  traceParent?: Context | undefined;
 }): Promise<HostEvent | undefined> {
   const priorCallIds = new Set(engine.view.callIds);
   const maxArgumentBytes = engine.view.config.limits.maxArgumentBytes;
@@ -41,41 +46,51 @@ export async function callModelInProcess({
   const usedIds = new Set(priorCallIds);
   const prepared: PreparedCall[] = [];
   try {
-    const { collected, broken } = await streamResponse({
-      model: host.model,
-      request: {
-        turnId: engine.turnId,
-        responseIndex: op.responseIndex,
-        messages: op.messages,
-        tools: toolSpecs(host.registry),
-        idempotencyKey: op.idempotencyKey,
-        signal: abort.signal,
-      },
-      observers: host.observers,
-      onPart: async (part) => {
-        if (part.type !== 'tool-call') return;
-        const call = prepareCall({
-          registry: host.registry,
-          raw: part,
-          position: prepared.length,
-          responseIndex: op.responseIndex,
-          usedIds,
-          maxArgumentBytes,
-        });
-        prepared.push(call);
-        usedIds.add(call.toolCallId);
-        await onToolCall(call);
-      },
-    });
-    const response = buildModelResponse({
-      collected,
-      registry: host.registry,
+    const response = await traceModelRequest({
+      tracing: host.tracing,
+      model: host.model.name,
+      turnId: engine.turnId,
       responseIndex: op.responseIndex,
-      priorCallIds,
-      prepared,
-      streamedCallCount: prepared.length,
-      maxArgumentBytes,
-      ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+      messages: op.messages,
+      parent: traceParent,
+      run: async () => {
+        const { collected, broken } = await streamResponse({
+          model: host.model,
+          request: {
+            turnId: engine.turnId,
+            responseIndex: op.responseIndex,
+            messages: op.messages,
+            tools: toolSpecs(host.registry),
+            idempotencyKey: op.idempotencyKey,
+            signal: abort.signal,
+          },
+          observers: host.observers,
+          onPart: async (part) => {
+            if (part.type !== 'tool-call') return;
+            const call = prepareCall({
+              registry: host.registry,
+              raw: part,
+              position: prepared.length,
+              responseIndex: op.responseIndex,
+              usedIds,
+              maxArgumentBytes,
+            });
+            prepared.push(call);
+            usedIds.add(call.toolCallId);
+            await onToolCall(call);
+          },
+        });
+        return buildModelResponse({
+          collected,
+          registry: host.registry,
+          responseIndex: op.responseIndex,
+          priorCallIds,
+          prepared,
+          streamedCallCount: prepared.length,
+          maxArgumentBytes,
+          ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+        });
+      },
     });
     return { kind: 'model-responded', response };
   } catch (error) {

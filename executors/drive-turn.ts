@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import {
   feedHostEvent,
   type HostEvent,
@@ -6,6 +7,7 @@ import {
   type TurnOperation,
   type TurnResult,
 } from '../core';
+import { traceTurn } from '../tracing/trace-turn';
 import { askApproval } from './ask-approval';
 import { callModelInProcess } from './call-model-in-process';
 import { InProcessTools } from './in-process-tools';
@@ -19,21 +21,37 @@ import { WakeSignal } from './wake-signal';
  * The engine decides everything (waves, retries of tools and of the model, what a cancel leaves);
  * this loop decides nothing.
  */
-export async function driveTurn({
-  engine,
-  writer,
-  host,
-  signal,
-}: {
+export function driveTurn(args: {
   engine: TurnEngine;
   writer: JournalWriter;
   host: TurnHost;
   signal?: AbortSignal;
 }): Promise<TurnResult> {
+  return traceTurn({
+    tracing: args.host.tracing,
+    turnId: args.engine.turnId,
+    run: (traceParent) => drive({ ...args, traceParent }),
+  });
+}
+
+async function drive({
+  engine,
+  writer,
+  host,
+  signal,
+  traceParent,
+}: {
+  engine: TurnEngine;
+  writer: JournalWriter;
+  host: TurnHost;
+  signal?: AbortSignal;
+  /** The turn's span, parent of its model requests' and tool attempts' spans. */
+  traceParent: Context | undefined;
+}): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
   const queue: HostEvent[] = [];
-  const tools = new InProcessTools(engine.turnId, host, queue, () => wake.notify());
+  const tools = new InProcessTools(engine.turnId, host, queue, () => wake.notify(), traceParent);
   const asked = new Set<string>();
   let cancelled = false;
   const onAbort = () => wake.notify();
@@ -82,6 +100,7 @@ export async function driveTurn({
             host,
             op,
             onToolCall,
+            traceParent,
             ...(signal ? { signal } : {}),
           });
           if (outcome) queue.push(outcome);

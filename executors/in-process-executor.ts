@@ -21,6 +21,8 @@ import {
   turnConfigSchema,
   turnInputSchema,
 } from '../core';
+import type { TurnTracing } from '../tracing/turn-tracing';
+import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
 import { driveTurn } from './drive-turn';
 import { MemoryJournal } from './journal/memory-journal';
 import type { TurnJournal } from './journal/turn-journal';
@@ -51,6 +53,8 @@ export interface InProcessExecutorOptions {
   limits?: Partial<LimitsConfig>;
   timers?: HostTimers;
   leaseMs?: number;
+  /** OpenTelemetry traces of its turns (`createTurnTracing`). Unset: as the environment says (`turnTracingFromEnv`). `false`: off. */
+  tracing?: TurnTracing | false;
 }
 
 export interface RunTurnArgs {
@@ -90,6 +94,8 @@ export class InProcessExecutor {
       timers,
       leaseMs: options.leaseMs ?? 30_000,
     };
+    const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
+    if (tracing) this.host.tracing = tracing;
     this.journal = options.journal ?? new MemoryJournal(timers.now);
     this.owner = options.owner ?? `in-process-${Math.random().toString(36).slice(2, 10)}`;
   }

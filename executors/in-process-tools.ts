@@ -1,4 +1,6 @@
+import type { Context } from '@opentelemetry/api';
 import { type HostEvent, runToolAttempt, type ToolStart } from '../core';
+import { traceToolAttempt } from '../tracing/trace-tool-attempt';
 import type { TurnHost } from './turn-host';
 
 /**
@@ -17,6 +19,8 @@ export class InProcessTools {
     private readonly host: TurnHost,
     private readonly queue: HostEvent[],
     private readonly notify: () => void,
+    /** The turn's span: calls launched while a response streams belong to the turn, not to the request. */
+    private readonly traceParent?: Context,
   ) {}
 
   launch(start: ToolStart): void {
@@ -25,19 +29,28 @@ export class InProcessTools {
     const { toolCallId } = start.call;
     const { attempt } = start;
     // runToolAttempt never rejects: every way an attempt can end is a result.
-    void runToolAttempt({
+    const { signal } = this.controller;
+    void traceToolAttempt({
+      tracing: this.host.tracing,
       turnId: this.turnId,
       call: start.call,
       attempt,
-      approved: start.approved,
-      idempotencyKey: start.idempotencyKey,
-      timeoutMs: start.timeoutMs,
-      registry: this.host.registry,
-      hooks: this.host.hooks,
-      observers: this.host.observers,
-      health: this.host.health,
-      timers: this.host.timers,
-      signal: this.controller.signal,
+      parent: this.traceParent,
+      run: () =>
+        runToolAttempt({
+          turnId: this.turnId,
+          call: start.call,
+          attempt,
+          approved: start.approved,
+          idempotencyKey: start.idempotencyKey,
+          timeoutMs: start.timeoutMs,
+          registry: this.host.registry,
+          hooks: this.host.hooks,
+          observers: this.host.observers,
+          health: this.host.health,
+          timers: this.host.timers,
+          signal,
+        }),
     }).then(({ result, durationMs }) => {
       this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
       this.running -= 1;

@@ -8,6 +8,7 @@ import type {
   TurnModel,
   TurnObserver,
 } from '../core';
+import type { TurnTracing } from '../tracing/turn-tracing';
 
 /** A person (or policy) deciding on a call that needs approval. */
 export type Approver = (
@@ -24,6 +25,8 @@ export interface TurnHost {
   approver?: Approver;
   timers: HostTimers;
   leaseMs: number;
+  /** Spans for the turn, its model requests and tool attempts (default: none). */
+  tracing?: TurnTracing;
 }
 
 export type { AnyTool };

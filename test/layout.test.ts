@@ -13,6 +13,7 @@ const libraryFolders = [
   'models',
   'devserver',
   'cli',
+  'tracing',
 ];
 const root = path.join(__dirname, '..');
 

@@ -29,7 +29,7 @@ describe('building a turn workflow bundle', () => {
       (JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string })
         .version,
     );
-    expect(manifest.workflowInterceptorModules).toEqual([]);
+    expect(manifest.workflowInterceptorModules).toEqual(['durable-turns:tracing/workflow-interceptors']);
     expect(manifest.codeSha256).toBe(createHash('sha256').update(code).digest('hex'));
   });
 
@@ -39,7 +39,10 @@ describe('building a turn workflow bundle', () => {
       outFile: path.join(dir, 'with-interceptor.js'),
       workflowInterceptorModules: [module],
     });
-    expect(built.manifest.workflowInterceptorModules).toEqual([module]);
+    expect(built.manifest.workflowInterceptorModules).toEqual([
+      'durable-turns:tracing/workflow-interceptors',
+      module,
+    ]);
     expect(readFileSync(built.codePath, 'utf8')).toContain(markerWorkflowInterceptorsMarker);
     expect(readFileSync(path.join(dir, 'out', 'turn-workflows.js'), 'utf8')).not.toContain(
       markerWorkflowInterceptorsMarker,

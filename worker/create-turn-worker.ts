@@ -8,6 +8,9 @@ import {
   type TurnModel,
   type TurnObserver,
 } from '../core';
+import type { TurnTracing } from '../tracing/turn-tracing';
+import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
+import { workerTracingOptions } from '../tracing/worker-tracing-options';
 import { chooseTurnWorkflowBundle, type TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 import { fleetHealthPlugins } from './fleet-health-plugin';
 import type { FleetHealthReportingOptions } from './fleet-health-reporter';
@@ -44,6 +47,11 @@ export interface CreateTurnWorkerOptions {
    * (`FleetHealthClient` reads it): every 10 s by default; `false`: do not report.
    */
   fleetHealth?: FleetHealthReportingOptions | false;
+  /**
+   * OpenTelemetry traces of the turns this worker runs (`createTurnTracing`). Unset: as the
+   * environment says (`turnTracingFromEnv`: on when `OTEL_TRACES_EXPORTER` is set). `false`: off.
+   */
+  tracing?: TurnTracing | false;
   /** Where the worker says why it bundles at start or that its health reports fail (default: the Temporal runtime's logger, as a warning). */
   log?: (message: string) => void;
   /** Extra Temporal worker options (concurrency limits, identity, …). */
@@ -83,6 +91,7 @@ export async function createTurnWorker(
     interceptorModuleIds: workflowInterceptorModuleIds({ extra: options.workflowInterceptorModules }),
     log: options.log ?? ((message) => Runtime.instance().logger.warn(message)),
   });
+  const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -95,6 +104,7 @@ export async function createTurnWorker(
       observers: options.observers ?? [],
       health,
       ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+      ...(tracing ? { tracing } : {}),
     }),
     // A cancel reaches an activity only in a heartbeat's response, and the SDK sends heartbeats at
     // most once per min(0.8 × heartbeatTimeout, this): 60 s by default, so a turn's cancel would
@@ -103,6 +113,7 @@ export async function createTurnWorker(
     maxHeartbeatThrottleInterval: heartbeatThrottleMs,
     defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
+    ...workerTracingOptions({ tracing, given: options.worker ?? {} }),
     plugins: [...(options.worker?.plugins ?? []), ...fleetHealthPlugins({ options, health })],
   });
   return Object.assign(worker, { health, workflowBundle: source });

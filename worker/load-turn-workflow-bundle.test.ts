@@ -8,6 +8,10 @@ import {
   type TurnWorkflowBundleManifest,
   turnWorkflowBundleManifestPath,
 } from './turn-workflow-bundle-manifest';
+import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
+
+/** The interceptor modules a worker without extra ones installs (the tracing one). */
+const own = workflowInterceptorModuleIds();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'turn-bundle-load-'));
 let built: BuiltTurnWorkflowBundle;
@@ -38,14 +42,14 @@ function copyOfBundle({
   return codePath;
 }
 
-const reasonFor = async (codePath: string, interceptorModuleIds: string[] = []) => {
+const reasonFor = async (codePath: string, interceptorModuleIds: string[] = own) => {
   const loaded = await loadTurnWorkflowBundle({ codePath, interceptorModuleIds });
   return loaded.ok ? 'usable' : loaded.reason;
 };
 
 describe('loading a prebuilt turn workflow bundle', () => {
   test('a bundle built here, for the installed versions and the same interceptors, is used as it is', async () => {
-    const loaded = await loadTurnWorkflowBundle({ codePath: copyOfBundle(), interceptorModuleIds: [] });
+    const loaded = await loadTurnWorkflowBundle({ codePath: copyOfBundle(), interceptorModuleIds: own });
     expect(loaded.ok && loaded.bundle.code).toBe(readFileSync(built.codePath, 'utf8'));
   });
 
@@ -64,11 +68,13 @@ describe('loading a prebuilt turn workflow bundle', () => {
   });
 
   test('a bundle whose interceptor modules are not the worker’s is stale, whichever side has more', async () => {
-    expect(await reasonFor(copyOfBundle(), ['/somewhere/tracing.js'])).toMatch(
-      /interceptor modules \(none\) differ from the worker's \[\/somewhere\/tracing\.js\]/,
+    expect(await reasonFor(copyOfBundle(), [...own, '/somewhere/extra.js'])).toMatch(
+      /interceptor modules \[durable-turns:tracing\/workflow-interceptors\] differ from the worker's \[durable-turns:tracing\/workflow-interceptors, \/somewhere\/extra\.js\]/,
     );
-    const withOne = copyOfBundle({ change: (m) => ({ ...m, workflowInterceptorModules: ['x'] }) });
-    expect(await reasonFor(withOne)).toMatch(/interceptor modules \[x\] differ from the worker's \(none\)/);
+    const withOne = copyOfBundle({ change: (m) => ({ ...m, workflowInterceptorModules: [...own, 'x'] }) });
+    expect(await reasonFor(withOne, [])).toMatch(
+      /interceptor modules \[durable-turns:tracing\/workflow-interceptors, x\] differ from the worker's \(none\)/,
+    );
   });
 
   test('code changed after its manifest was written is not taken for the bundle the manifest describes', async () => {
@@ -97,7 +103,7 @@ describe('choosing the bundle a worker runs', () => {
     const stale = copyOfBundle({ change: (m) => ({ ...m, temporalWorkflowVersion: '1.0.0' }) });
     const log: string[] = [];
     await expect(
-      chooseTurnWorkflowBundle({ explicitPath: stale, interceptorModuleIds: [], log: (m) => log.push(m) }),
+      chooseTurnWorkflowBundle({ explicitPath: stale, interceptorModuleIds: own, log: (m) => log.push(m) }),
     ).rejects.toThrow(
       new RegExp(
         `cannot use the workflow bundle ${stale}: .*1\\.0\\.0.*npx durable-turns-bundle --out ${stale}`,
@@ -106,7 +112,7 @@ describe('choosing the bundle a worker runs', () => {
     await expect(
       chooseTurnWorkflowBundle({
         explicitPath: path.join(dir, 'absent.js'),
-        interceptorModuleIds: [],
+        interceptorModuleIds: own,
         log: (m) => log.push(m),
       }),
     ).rejects.toThrow(/there is no prebuilt bundle at/);
@@ -120,7 +126,7 @@ describe('choosing the bundle a worker runs', () => {
       chooseTurnWorkflowBundle({
         explicitPath: undefined,
         defaultPath: stale,
-        interceptorModuleIds: [],
+        interceptorModuleIds: own,
         log: (m) => log.push(m),
       });
     const first = await choose();
@@ -139,7 +145,7 @@ describe('choosing the bundle a worker runs', () => {
     const chosen = await chooseTurnWorkflowBundle({
       explicitPath: undefined,
       defaultPath: good,
-      interceptorModuleIds: [],
+      interceptorModuleIds: own,
       log: (m) => log.push(m),
     });
     expect(chosen.source).toEqual({ kind: 'prebuilt', path: good });

@@ -3,10 +3,13 @@ import path from 'node:path';
 /**
  * The workflow interceptor modules every turn worker installs, by path from the package root (the
  * folder holding workflows/), without extension, so the same id names the TypeScript source and the
- * built JavaScript. None yet; tracing will add one. A worker's bundle must carry exactly these (plus
- * the worker's own extra modules), so a prebuilt bundle records them and is not used when they differ.
+ * built JavaScript. A worker's bundle must carry exactly these (plus the worker's own extra modules),
+ * so a prebuilt bundle records them and is not used when they differ. The OpenTelemetry one is
+ * always there, tracing or not: it traces only turns started with a trace context (others cost
+ * nothing), and one workflow code for every worker means a prebuilt bundle fits whatever the
+ * worker's environment says, and turning tracing on never changes the code that replays a turn.
  */
-export const turnWorkflowInterceptorModules: readonly string[] = [];
+export const turnWorkflowInterceptorModules: readonly string[] = ['tracing/workflow-interceptors'];
 
 const ownPrefix = 'durable-turns:';
 const packageRoot = path.join(__dirname, '..');

@@ -21,6 +21,7 @@ export const entryPoints = {
   'durable-turns/client': ['TurnClient', 'TurnHandle', 'turnSearchAttributeList'],
   'durable-turns/devserver': ['ensureTemporal', 'startDevServer', 'resolveTemporalCli', 'TemporalSetupError'],
   'durable-turns/sqlite': ['SqliteJournal'],
+  'durable-turns/tracing': ['createTurnTracing', 'turnTracingFromEnv', 'turnClientInterceptors'],
 } as const;
 
 /** Engine internals: exported from the repo's `core/`, never from the package root. */

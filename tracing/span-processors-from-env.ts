@@ -1,0 +1,49 @@
+import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import {
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-node';
+
+const exporterNames = ['otlp', 'console', 'none'] as const;
+
+/**
+ * The span processors `OTEL_TRACES_EXPORTER` names (a comma-separated list of `otlp`, `console`;
+ * `none` for none), each batching (`OTEL_BSP_*`). OTLP goes over HTTP as protobuf, or JSON when
+ * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL=http/json`, to `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT` with
+ * its headers and timeout — the exporter reads those itself, from `process.env`.
+ */
+export function spanProcessorsFromEnv({ env }: { env: NodeJS.ProcessEnv }): SpanProcessor[] {
+  const names = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(exporterNames as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(
+      `OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: durable-turns exports traces with ${exporterNames.join(', ')}; ` +
+        `not ${unknown.join(', ')}. Use otlp (to a collector) or console, or make the spans yourself with createTurnTracing.`,
+    );
+  if (names.includes('none')) return [];
+  return names.map(
+    (name) => new BatchSpanProcessor(name === 'otlp' ? otlpExporter({ env }) : new ConsoleSpanExporter()),
+  );
+}
+
+function otlpExporter({ env }: { env: NodeJS.ProcessEnv }): SpanExporter {
+  const protocol = (
+    env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ??
+    env.OTEL_EXPORTER_OTLP_PROTOCOL ??
+    'http/protobuf'
+  )
+    .trim()
+    .toLowerCase();
+  if (protocol === 'http/protobuf') return new OtlpProtobufExporter();
+  if (protocol === 'http/json') return new OtlpJsonExporter();
+  throw new Error(
+    `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: durable-turns sends OTLP over HTTP; ` +
+      "set it to http/protobuf (the default) or http/json, and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (4318).",
+  );
+}

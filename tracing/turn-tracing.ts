@@ -1,0 +1,86 @@
+import { context, propagation, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  defaultResource,
+  detectResources,
+  envDetector,
+  type Resource,
+  resourceFromAttributes,
+} from '@opentelemetry/resources';
+import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { durableTurnsVersion } from '../worker/installed-versions';
+import { captureMessageContentFromEnv } from './capture-message-content';
+
+/**
+ * Where a turn's spans go: the tracer for the worker's and client's own spans, and the processors
+ * that spans made inside the workflow sandbox (handed out through a sink) join. Made by
+ * `createTurnTracing` or `turnTracingFromEnv`.
+ */
+export interface TurnTracing {
+  readonly tracer: Tracer;
+  /** The processors every span ends in (workflow spans are fed to them directly). */
+  readonly spanProcessors: readonly SpanProcessor[];
+  readonly resource: Resource;
+  /** Record prompts, completions, tool arguments and outputs on spans (off unless asked: they may be private). */
+  readonly captureMessageContent: boolean;
+  forceFlush(): Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface CreateTurnTracingOptions {
+  spanProcessors: readonly SpanProcessor[];
+  /** Merged over the SDK's default resource and `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES`. */
+  resource?: Resource;
+  /** Default: `OTEL_TRACES_SAMPLER` / `OTEL_TRACES_SAMPLER_ARG`, else parent-based always-on. */
+  sampler?: Sampler;
+  /** Default: `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`. */
+  captureMessageContent?: boolean;
+}
+
+/**
+ * Tracing for turns with these span processors. Its provider is its own, not the global one (a
+ * library must not take over the application's); but trace context only flows through the global
+ * context manager and propagator, so W3C ones are installed unless the application has its own.
+ */
+export function createTurnTracing({
+  spanProcessors,
+  resource,
+  sampler,
+  captureMessageContent = captureMessageContentFromEnv({ env: process.env }),
+}: CreateTurnTracingOptions): TurnTracing {
+  const merged = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': 'durable-turns' }))
+    .merge(detectResources({ detectors: [envDetector] }))
+    .merge(resource ?? null);
+  const provider = new NodeTracerProvider({
+    resource: merged,
+    spanProcessors: [...spanProcessors],
+    ...(sampler ? { sampler } : {}),
+  });
+  installGlobalContext();
+  return {
+    tracer: provider.getTracer('durable-turns', durableTurnsVersion()),
+    spanProcessors,
+    resource: merged,
+    captureMessageContent,
+    forceFlush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+  };
+}
+
+let installed = false;
+
+function installGlobalContext(): void {
+  if (installed) return;
+  installed = true;
+  // Each returns false (and leaves the application's in place) when one is registered already.
+  const manager = new AsyncLocalStorageContextManager().enable();
+  if (!context.setGlobalContextManager(manager)) manager.disable();
+  propagation.setGlobalPropagator(
+    new CompositePropagator({
+      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
+    }),
+  );
+}
