@@ -12,6 +12,7 @@ const libraryFolders = [
   'client',
   'models',
   'devserver',
+  'metrics',
 ];
 const root = path.join(__dirname, '..');
 

@@ -8,6 +8,9 @@ import {
   type TurnModel,
   type TurnObserver,
 } from '../core';
+import type { TurnMetrics } from '../metrics';
+import { meterTurnWorker } from '../metrics/meter-turn-worker';
+import { turnMetricsSinks } from '../metrics/turn-metrics-sinks';
 import { chooseTurnWorkflowBundle, type TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
 
@@ -22,6 +25,12 @@ export interface CreateTurnWorkerOptions {
   observers?: readonly TurnObserver[];
   /** Tool health shared by every activity on this worker. */
   health?: ToolHealthRegistry;
+  /**
+   * Prometheus metrics (`new TurnMetrics()`, served with `startMetricsServer`): this worker's tool
+   * attempts, circuits and model requests, the turns its workflows start and end, and open turns
+   * and turns waiting for approval on its task queue (Visibility counts).
+   */
+  metrics?: TurnMetrics;
   /** The transcripts this worker's model requests hold between requests (bounded; see `TranscriptCache`). */
   transcripts?: TranscriptCache;
   /**
@@ -71,6 +80,11 @@ export async function createTurnWorker(
   );
   if (models.size === 0) throw new Error('createTurnWorker needs at least one model');
   const health = options.health ?? new ToolHealthRegistry({ now: Date.now });
+  const { metrics } = options;
+  if (metrics) {
+    const { connection, namespace = 'default', taskQueue } = options;
+    meterTurnWorker({ metrics, connection, namespace, taskQueue, models, health });
+  }
   const { bundle, source } = await chooseTurnWorkflowBundle({
     explicitPath: options.workflowBundlePath,
     interceptorModuleIds: workflowInterceptorModuleIds({ extra: options.workflowInterceptorModules }),
@@ -85,7 +99,7 @@ export async function createTurnWorker(
       registry: new ToolRegistry(options.tools),
       models,
       hooks: options.hooks ?? [],
-      observers: options.observers ?? [],
+      observers: [...(options.observers ?? []), ...(metrics ? [metrics.observer] : [])],
       health,
       ...(options.transcripts ? { transcripts: options.transcripts } : {}),
     }),
@@ -96,6 +110,7 @@ export async function createTurnWorker(
     maxHeartbeatThrottleInterval: heartbeatThrottleMs,
     defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
+    sinks: { ...options.worker?.sinks, ...turnMetricsSinks(metrics ? { metrics } : {}) },
   });
   return Object.assign(worker, { health, workflowBundle: source });
 }

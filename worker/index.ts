@@ -1,4 +1,5 @@
 export { TranscriptCache, type TranscriptCacheOptions } from '../activities/transcript-cache';
+export { type InstallSdkMetricsOptions, installSdkMetrics } from '../metrics/install-sdk-metrics';
 export * from './build-turn-workflow-bundle';
 export type { TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 export * from './create-turn-worker';

@@ -5,7 +5,9 @@
  * DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent) — and
  * DURABLE_TURNS_WORKFLOW_BUNDLE — a prebuilt workflow bundle (`durable-turns-bundle --out …`) that
  * must be usable (default: the one `npm run build` / `durable-turns-bundle` put in this package if
- * usable, else the workflow is bundled at start).
+ * usable, else the workflow is bundled at start). DURABLE_TURNS_METRICS_PORT serves Prometheus metrics at
+ * /metrics, DURABLE_TURNS_SDK_METRICS_PORT the Temporal SDK's (both off when unset; bound to
+ * DURABLE_TURNS_METRICS_HOST, default 127.0.0.1).
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
  */
@@ -14,6 +16,8 @@ import { pathToFileURL } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
 import type { AnyTool, TurnModel } from '../core';
 import { addressOrigin, connectionConfigFromEnv, toConnectionOptions } from '../devserver';
+import { metricsConfigFromEnv, startMetricsServer, TurnMetrics } from '../metrics';
+import { installSdkMetrics } from '../metrics/install-sdk-metrics';
 import { createTurnWorker } from './create-turn-worker';
 
 interface AgentModule {
@@ -38,6 +42,9 @@ async function loadAgent(specifier: string | undefined): Promise<AgentModule> {
 
 async function main() {
   const config = connectionConfigFromEnv();
+  const metricsConfig = metricsConfigFromEnv({ env: process.env });
+  // Before the connection: it would install the Temporal runtime without the exporter.
+  if (metricsConfig.sdkMetrics) installSdkMetrics(metricsConfig.sdkMetrics);
   if (!config.address)
     throw new Error(
       'set TEMPORAL_ADDRESS (or address in the Temporal CLI profile) to the Temporal frontend (host:port) this worker should poll',
@@ -51,13 +58,19 @@ async function main() {
   );
   const agent = await loadAgent(process.env.DURABLE_TURNS_AGENT);
   const bundlePath = process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim();
+  const metrics = metricsConfig.metrics ? new TurnMetrics() : undefined;
   const worker = await createTurnWorker({
     connection,
     namespace: config.namespace,
     taskQueue: config.taskQueue,
     ...agent,
     ...(bundlePath ? { workflowBundlePath: bundlePath } : {}),
+    ...(metrics ? { metrics } : {}),
   });
+  const metricsServer =
+    metrics && metricsConfig.metrics
+      ? await startMetricsServer({ registry: metrics.registry, ...metricsConfig.metrics })
+      : undefined;
   const bundle =
     worker.workflowBundle.kind === 'prebuilt'
       ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
@@ -65,7 +78,13 @@ async function main() {
   console.log(
     `durable-turns worker polling ${config.taskQueue} on ${config.address} (namespace ${config.namespace}; ${bundle})`,
   );
+  if (metricsServer) console.log(`durable-turns metrics at ${metricsServer.url}`);
+  if (metricsConfig.sdkMetrics) {
+    const { host, port } = metricsConfig.sdkMetrics;
+    console.log(`Temporal SDK metrics at http://${host}:${port}/metrics`);
+  }
   await worker.run();
+  await metricsServer?.close();
   await connection.close();
 }
 

@@ -17,6 +17,7 @@ import { packCarried } from './carried-turn';
 import { ModelActivity } from './model-activity';
 import { ToolActivities } from './tool-activities';
 import { installTurnHandlers } from './turn-handlers';
+import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
 import { openTurnRecord, type TurnRecord } from './turn-record';
 
 /**
@@ -39,6 +40,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const { engine } = turn;
   const queue: HostEvent[] = [];
   installTurnHandlers({ input, turn, queue });
+  reportTurnStarted({ continued: input.carried !== undefined });
   upsertSearchAttributes([
     { key: turnStatusKey, value: 'running' },
     { key: waitingForApprovalKey, value: false },
@@ -167,6 +169,7 @@ async function continueAsNewWhenDrained({
 
 function finish(turn: TurnRecord): TurnWorkflowResult {
   const outcome = turn.engine.outcome();
+  reportTurnEnded({ status: outcome.status });
   upsertSearchAttributes([
     { key: turnStatusKey, value: outcome.status },
     { key: waitingForApprovalKey, value: false },
