@@ -28,5 +28,12 @@ export function meterTurnWorker({
   metrics.watchHealth({ health });
   for (const [name, model] of models) models.set(name, metrics.model(model));
   const workflows = new Client({ connection, namespace }).workflow;
-  visibilityTurnGauges({ metrics, workflows, namespace, taskQueue });
+  const { visibilityMaxAgeMs: maxAgeMs } = metrics;
+  visibilityTurnGauges({
+    metrics,
+    workflows,
+    namespace,
+    taskQueue,
+    ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
+  });
 }

@@ -22,6 +22,8 @@ export interface TurnMetricsOptions {
   registry?: Registry;
   /** Histogram bucket bounds, in seconds. */
   buckets?: { toolAttempt?: number[]; modelRequest?: number[]; turn?: number[] };
+  /** On a turn worker: scrapes this close together share one Visibility count (default 10 s). */
+  visibilityMaxAgeMs?: number;
 }
 
 const circuitStates = ['closed', 'open', 'half-open'] as const;
@@ -54,8 +56,12 @@ export class TurnMetrics {
   private readonly healthRegistries = new Set<ToolHealthRegistry>();
   private readonly gaugeSources = new Map<unknown, TurnGaugeSource>();
 
-  constructor({ registry = new Registry(), buckets = {} }: TurnMetricsOptions = {}) {
+  /** See `TurnMetricsOptions.visibilityMaxAgeMs`. */
+  readonly visibilityMaxAgeMs: number | undefined;
+
+  constructor({ registry = new Registry(), buckets = {}, visibilityMaxAgeMs }: TurnMetricsOptions = {}) {
     this.registry = registry;
+    this.visibilityMaxAgeMs = visibilityMaxAgeMs;
     const registers = [registry];
     this.toolAttempts = new Counter({
       name: 'durable_turns_tool_attempts_total',
