@@ -21,6 +21,8 @@ export type MetricsObserver = Required<Pick<TurnObserver, 'onToolPost' | 'onEntr
  */
 export function metricsObserver({ metrics }: { metrics: TurnMetrics }): MetricsObserver {
   const open = new Map<string, OpenTurn>();
+  // Entries come in runs of one turn's: most need no lookup at all.
+  let lastSeen: string | undefined;
   const turnOf = (turnId: string): OpenTurn => {
     let turn = open.get(turnId);
     if (!turn) {
@@ -28,6 +30,7 @@ export function metricsObserver({ metrics }: { metrics: TurnMetrics }): MetricsO
       turn = { waiting: new Set() };
       open.set(turnId, turn);
     }
+    lastSeen = turnId;
     return turn;
   };
   return {
@@ -45,11 +48,13 @@ export function metricsObserver({ metrics }: { metrics: TurnMetrics }): MetricsO
       switch (entry.type) {
         case 'turn.started':
           open.set(turnId, { startedAt: Date.now(), waiting: new Set() });
+          lastSeen = turnId;
           metrics.recordTurnStarted();
           return;
         case 'turn.finished': {
           const startedAt = open.get(turnId)?.startedAt;
           open.delete(turnId);
+          if (lastSeen === turnId) lastSeen = undefined;
           metrics.recordTurnEnded({
             status: entry.status,
             ...(startedAt !== undefined ? { durationMs: Date.now() - startedAt } : {}),
@@ -63,7 +68,7 @@ export function metricsObserver({ metrics }: { metrics: TurnMetrics }): MetricsO
           turnOf(turnId).waiting.delete(entry.toolCallId);
           return;
         default:
-          turnOf(turnId);
+          if (turnId !== lastSeen) turnOf(turnId);
       }
     },
     openTurns: () => open.size,

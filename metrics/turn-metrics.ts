@@ -3,6 +3,7 @@ import type { ToolHealthRegistry } from '../core/health/tool-health-registry';
 import type { TurnModel } from '../core/model/turn-model';
 import type { TurnStatus } from '../core/schema/turn-status';
 import type { Usage } from '../core/schema/usage';
+import { BucketHistogram, type HistogramSeries } from './bucket-histogram';
 import { meteredModel } from './metered-model';
 import { type MetricsObserver, metricsObserver } from './metrics-observer';
 
@@ -45,8 +46,12 @@ export class TurnMetrics {
   readonly registry: Registry;
   /** Tool attempts and (in process) turn-level figures; pass it in `observers`. */
   readonly observer: MetricsObserver;
-  private readonly toolAttempts: Counter<'tool' | 'outcome'>;
-  private readonly toolAttemptSeconds: Histogram<'tool'>;
+  private readonly toolAttemptSeconds: BucketHistogram;
+  /** Per tool: attempts by outcome and the duration series, counted on the hot path without prom-client. */
+  private readonly toolSeries = new Map<
+    string,
+    { outcomes: Map<string, number>; seconds: HistogramSeries }
+  >();
   private readonly modelRequests: Counter<'model' | 'outcome'>;
   private readonly modelRequestSeconds: Histogram<'model' | 'outcome'>;
   private readonly modelTokens: Counter<'model' | 'type'>;
@@ -63,19 +68,24 @@ export class TurnMetrics {
     this.registry = registry;
     this.visibilityMaxAgeMs = visibilityMaxAgeMs;
     const registers = [registry];
-    this.toolAttempts = new Counter({
+    const toolSeries = this.toolSeries;
+    new Counter({
       name: 'durable_turns_tool_attempts_total',
       help: 'Tool call attempts, by tool and by what the attempt came to (ok, error, interrupted, needs-approval).',
       labelNames: ['tool', 'outcome'],
       registers,
+      collect() {
+        this.reset();
+        for (const [tool, series] of toolSeries)
+          for (const [outcome, count] of series.outcomes) this.inc({ tool, outcome }, count);
+      },
     });
-    this.toolAttemptSeconds = new Histogram({
-      name: 'durable_turns_tool_attempt_duration_seconds',
-      help: 'How long tool call attempts took, by tool.',
-      labelNames: ['tool'],
-      buckets: buckets.toolAttempt ?? defaultToolBuckets,
-      registers,
-    });
+    this.toolAttemptSeconds = new BucketHistogram(
+      'durable_turns_tool_attempt_duration_seconds',
+      'How long tool call attempts took, by tool.',
+      buckets.toolAttempt ?? defaultToolBuckets,
+      registry,
+    );
     const healthRegistries = this.healthRegistries;
     new Gauge({
       name: 'durable_turns_tool_circuit_state',
@@ -171,9 +181,15 @@ export class TurnMetrics {
     return meteredModel({ model, metrics: this });
   }
 
+  /** Runs once per tool attempt (thousands a turn in process): two map lookups and a few adds. */
   recordToolAttempt({ tool, outcome, durationMs }: { tool: string; outcome: string; durationMs: number }) {
-    this.toolAttempts.inc({ tool, outcome });
-    this.toolAttemptSeconds.observe({ tool }, durationMs / 1000);
+    let series = this.toolSeries.get(tool);
+    if (!series) {
+      series = { outcomes: new Map(), seconds: this.toolAttemptSeconds.series({ tool }) };
+      this.toolSeries.set(tool, series);
+    }
+    series.outcomes.set(outcome, (series.outcomes.get(outcome) ?? 0) + 1);
+    series.seconds.observe(durationMs / 1000);
   }
 
   recordModelRequest({
