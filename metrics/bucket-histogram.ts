@@ -83,13 +83,13 @@ export class BucketHistogram {
       for (const [i, bound] of this.bounds.entries()) {
         cumulative += series.counts[i] ?? 0;
         values.push({
-          labels: { ...series.labels, le: bound },
+          labels: { le: bound, ...series.labels },
           value: cumulative,
           metricName: `${this.name}_bucket`,
         });
       }
       values.push({
-        labels: { ...series.labels, le: '+Inf' },
+        labels: { le: '+Inf', ...series.labels },
         value: series.count,
         metricName: `${this.name}_bucket`,
       });
