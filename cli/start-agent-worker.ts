@@ -1,6 +1,8 @@
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import type { ResolvedConnectionOptions } from '../devserver';
 import { probeHttp2 } from '../devserver/probe-http2';
+import { type MetricsConfig, type MetricsServer, startMetricsServer, TurnMetrics } from '../metrics';
+import { installSdkMetrics } from '../metrics/install-sdk-metrics';
 import { createTurnWorker } from '../worker';
 import { CliError } from './cli-error';
 import type { AgentModule } from './load-agent';
@@ -10,6 +12,8 @@ export interface AgentWorker {
   /** Which workflow code it runs: a prebuilt bundle (its path), or bundled at start. */
   bundle: string;
   connection: NativeConnection;
+  /** Serving durable-turns' metrics, when asked for (close it after the worker). */
+  metricsServer?: MetricsServer;
 }
 
 /** A turn worker for `agent`, connected (or failing within `timeoutMs`, naming the address). */
@@ -20,6 +24,7 @@ export async function startAgentWorker({
   taskQueue,
   agent,
   workflowBundlePath,
+  metrics: metricsConfig = {},
   timeoutMs = 5_000,
 }: {
   connectionOptions: ResolvedConnectionOptions;
@@ -30,6 +35,8 @@ export async function startAgentWorker({
   agent: AgentModule;
   /** A prebuilt workflow bundle that must be usable (see `createTurnWorker`). */
   workflowBundlePath?: string;
+  /** Where to serve durable-turns' and the Temporal SDK's metrics (`metricsConfigFromEnv`). */
+  metrics?: MetricsConfig;
   timeoutMs?: number;
 }): Promise<AgentWorker> {
   const { address } = connectionOptions;
@@ -39,13 +46,17 @@ export async function startAgentWorker({
       { cause },
     );
   // The SDK's own log at warnings and up: its INFO lines would bury the CLI's.
-  Runtime.install({ logger: new DefaultLogger(process.env.DURABLE_TURNS_DEBUG ? 'INFO' : 'WARN') });
+  const logger = new DefaultLogger(process.env.DURABLE_TURNS_DEBUG ? 'INFO' : 'WARN');
+  // One runtime per process, before the connection: with the SDK's metrics exporter when asked for.
+  if (metricsConfig.sdkMetrics) installSdkMetrics({ ...metricsConfig.sdkMetrics, logger });
+  else Runtime.install({ logger });
   const tls = connectionOptions.tls ?? (connectionOptions.apiKey === undefined ? undefined : true);
   const noAnswer = await probeHttp2({ address, tls, timeoutMs });
   if (noAnswer !== undefined) throw unreachable(noAnswer);
   const connection = await NativeConnection.connect(connectionOptions).catch((error: unknown) => {
     throw unreachable(error instanceof Error ? error.message : String(error), error);
   });
+  const metrics = metricsConfig.metrics ? new TurnMetrics() : undefined;
   try {
     const worker = await createTurnWorker({
       connection,
@@ -54,12 +65,17 @@ export async function startAgentWorker({
       tools: agent.tools,
       models: agent.models,
       ...(workflowBundlePath !== undefined && { workflowBundlePath }),
+      ...(metrics && { metrics }),
     });
+    const metricsServer =
+      metrics && metricsConfig.metrics
+        ? await startMetricsServer({ registry: metrics.registry, ...metricsConfig.metrics })
+        : undefined;
     const bundle =
       worker.workflowBundle.kind === 'prebuilt'
         ? `prebuilt workflow bundle ${worker.workflowBundle.path}`
         : 'workflow bundled at start';
-    return { worker, connection, bundle };
+    return { worker, connection, bundle, ...(metricsServer && { metricsServer }) };
   } catch (error) {
     await connection.close();
     throw error;

@@ -14,6 +14,7 @@ const libraryFolders = [
   'devserver',
   'cli',
   'tracing',
+  'metrics',
 ];
 const root = path.join(__dirname, '..');
 

@@ -8,6 +8,9 @@ import {
   type TurnModel,
   type TurnObserver,
 } from '../core';
+import type { TurnMetrics } from '../metrics';
+import { meterTurnWorker } from '../metrics/meter-turn-worker';
+import { turnMetricsSinks } from '../metrics/turn-metrics-sinks';
 import type { TurnTracing } from '../tracing/turn-tracing';
 import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
 import { workerTracingOptions } from '../tracing/worker-tracing-options';
@@ -27,6 +30,12 @@ export interface CreateTurnWorkerOptions {
   observers?: readonly TurnObserver[];
   /** Tool health shared by every activity on this worker. */
   health?: ToolHealthRegistry;
+  /**
+   * Prometheus metrics (`new TurnMetrics()`, served with `startMetricsServer`): this worker's tool
+   * attempts, circuits and model requests, the turns its workflows start and end, and open turns
+   * and turns waiting for approval on its task queue (Visibility counts).
+   */
+  metrics?: TurnMetrics;
   /** The transcripts this worker's model requests hold between requests (bounded; see `TranscriptCache`). */
   transcripts?: TranscriptCache;
   /**
@@ -86,12 +95,18 @@ export async function createTurnWorker(
   );
   if (models.size === 0) throw new Error('createTurnWorker needs at least one model');
   const health = options.health ?? new ToolHealthRegistry({ now: Date.now });
+  const { metrics } = options;
+  if (metrics) {
+    const { connection, namespace = 'default', taskQueue } = options;
+    meterTurnWorker({ metrics, connection, namespace, taskQueue, models, health });
+  }
   const { bundle, source } = await chooseTurnWorkflowBundle({
     explicitPath: options.workflowBundlePath,
     interceptorModuleIds: workflowInterceptorModuleIds({ extra: options.workflowInterceptorModules }),
     log: options.log ?? ((message) => Runtime.instance().logger.warn(message)),
   });
   const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
+  const traced = workerTracingOptions({ tracing, given: options.worker ?? {} });
   const worker = await Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -101,7 +116,7 @@ export async function createTurnWorker(
       registry: new ToolRegistry(options.tools),
       models,
       hooks: options.hooks ?? [],
-      observers: options.observers ?? [],
+      observers: [...(options.observers ?? []), ...(metrics ? [metrics.observer] : [])],
       health,
       ...(options.transcripts ? { transcripts: options.transcripts } : {}),
       ...(tracing ? { tracing } : {}),
@@ -113,7 +128,8 @@ export async function createTurnWorker(
     maxHeartbeatThrottleInterval: heartbeatThrottleMs,
     defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
-    ...workerTracingOptions({ tracing, given: options.worker ?? {} }),
+    ...traced,
+    sinks: { ...traced.sinks, ...turnMetricsSinks(metrics ? { metrics } : {}) },
     plugins: [...(options.worker?.plugins ?? []), ...fleetHealthPlugins({ options, health })],
   });
   return Object.assign(worker, { health, workflowBundle: source });

@@ -1,4 +1,6 @@
 export { TranscriptCache, type TranscriptCacheOptions } from '../activities/transcript-cache';
+export { type InstallSdkMetricsOptions, installSdkMetrics } from '../metrics/install-sdk-metrics';
+export { turnMetricsSinks } from '../metrics/turn-metrics-sinks';
 export * from './build-turn-workflow-bundle';
 export type { TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 export * from './create-turn-worker';

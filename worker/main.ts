@@ -5,7 +5,8 @@
  * DURABLE_TURNS_AGENT — a module exporting `tools` and `models` (default: the demo agent) — and
  * DURABLE_TURNS_WORKFLOW_BUNDLE — a prebuilt workflow bundle (`durable-turns-bundle --out …`) that
  * must be usable (default: the one `npm run build` / `durable-turns-bundle` put in this package if
- * usable, else the workflow is bundled at start). It is `durable-turns worker`
+ * usable, else the workflow is bundled at start); DURABLE_TURNS_METRICS_PORT and
+ * DURABLE_TURNS_SDK_METRICS_PORT serve Prometheus metrics. It is `durable-turns worker`
  * (cli/commands/worker.ts), and takes the same flags.
  *
  *   node dist/worker/main.js        (or: npx tsx worker/main.ts)

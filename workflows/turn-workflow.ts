@@ -21,6 +21,7 @@ import { modelSummary } from './model-summary';
 import { ToolActivities } from './tool-activities';
 import { TurnDetails } from './turn-details';
 import { installTurnHandlers } from './turn-handlers';
+import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
 import { openTurnRecord, type TurnRecord } from './turn-record';
 import { waitSummary } from './wait-summary';
 
@@ -44,6 +45,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const { engine } = turn;
   const queue: HostEvent[] = [];
   installTurnHandlers({ input, turn, queue });
+  reportTurnStarted({ continued: input.carried !== undefined });
   upsertSearchAttributes([
     { key: turnStatusKey, value: 'running' },
     { key: waitingForApprovalKey, value: false },
@@ -206,6 +208,7 @@ async function continueAsNewWhenDrained({
 
 function finish(turn: TurnRecord): TurnWorkflowResult {
   const outcome = turn.engine.outcome();
+  reportTurnEnded({ status: outcome.status });
   upsertSearchAttributes([
     { key: turnStatusKey, value: outcome.status },
     { key: waitingForApprovalKey, value: false },

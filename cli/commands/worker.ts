@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { toConnectionOptions } from '../../devserver';
+import { metricsConfigFromEnv } from '../../metrics/metrics-config-from-env';
 import { CliError } from '../cli-error';
 import { commandSetup } from '../command-setup';
 import { exitCodes } from '../exit-codes';
@@ -15,7 +16,9 @@ const workerFlagsSchema = z.object({
 export function registerWorkerCommand({ program }: { program: Command }): void {
   program
     .command('worker')
-    .description('run a worker for an agent module (exports `tools` and `models`) until Ctrl-C / SIGTERM')
+    .description(
+      "run a worker for an agent module (exports `tools` and `models`) until Ctrl-C / SIGTERM; DURABLE_TURNS_METRICS_PORT serves its Prometheus metrics, DURABLE_TURNS_SDK_METRICS_PORT the Temporal SDK's (host: DURABLE_TURNS_METRICS_HOST, default 127.0.0.1)",
+    )
     .option('--agent <module>', 'the agent module (default: DURABLE_TURNS_AGENT, else the demo agent)')
     .option(
       '--workflow-bundle <path>',
@@ -35,14 +38,25 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
       });
       const workflowBundlePath =
         flags.workflowBundle ?? (process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim() || undefined);
-      const { worker, connection, bundle } = await startAgentWorker({
+      const metrics = (() => {
+        try {
+          return metricsConfigFromEnv({ env: process.env });
+        } catch (error) {
+          throw new CliError(error instanceof Error ? error.message : String(error), { cause: error });
+        }
+      })();
+      const { worker, connection, bundle, metricsServer } = await startAgentWorker({
         connectionOptions,
         origin: settings.origin,
         namespace: settings.config.namespace,
         taskQueue: settings.config.taskQueue,
         agent,
         ...(workflowBundlePath !== undefined && { workflowBundlePath }),
+        metrics,
       });
+      const sdkMetricsUrl = metrics.sdkMetrics
+        ? `http://${metrics.sdkMetrics.host}:${metrics.sdkMetrics.port}/metrics`
+        : undefined;
       const ready = {
         address: settings.config.address,
         namespace: settings.config.namespace,
@@ -51,14 +65,21 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
         models: modelNames({ agent }),
         tools: agent.tools.map((t) => t.name),
         bundle,
+        ...(metricsServer && { metricsUrl: metricsServer.url }),
+        ...(sdkMetricsUrl && { sdkMetricsUrl }),
       };
       if (output.json) output.jsonLine({ worker: 'ready', ...ready });
       else
         output.progress(
           `durable-turns worker polling ${ready.taskQueue} on ${ready.address} (namespace ${ready.namespace}; ${bundle}); models: ${ready.models.join(', ')}; tools: ${ready.tools.join(', ')}`,
         );
+      if (!output.json) {
+        if (metricsServer) output.progress(`durable-turns metrics at ${metricsServer.url}`);
+        if (sdkMetricsUrl) output.progress(`Temporal SDK metrics at ${sdkMetricsUrl}`);
+      }
       // The Temporal runtime shuts the worker down on SIGINT / SIGTERM; run() then resolves.
       await worker.run();
+      await metricsServer?.close();
       await connection.close();
       process.exitCode = exitCodes.ok;
     });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { turnWorkflowBundle } from 'durable-turns/worker';
+import { turnMetricsSinks, turnWorkflowBundle } from 'durable-turns/worker';
 import { z } from 'zod';
 
 /**
@@ -48,7 +48,7 @@ describe.each(fixtures.map((f) => [f.file, f] as const))('%s', (_file, fixture) 
   test('replays against today’s workflow code without nondeterminism', async () => {
     await expect(
       Worker.runReplayHistory(
-        { workflowBundle: await turnWorkflowBundle() },
+        { workflowBundle: await turnWorkflowBundle(), sinks: turnMetricsSinks({}) },
         fixture.history,
         fixture.workflowId,
       ),
@@ -66,6 +66,10 @@ test('a history that does not match the code is refused (the check has teeth)', 
   if (!schedule) throw new Error('no runTool in the fixture');
   schedule.name = 'somethingElse';
   await expect(
-    Worker.runReplayHistory({ workflowBundle: await turnWorkflowBundle() }, tampered, fixture.workflowId),
+    Worker.runReplayHistory(
+      { workflowBundle: await turnWorkflowBundle(), sinks: turnMetricsSinks({}) },
+      tampered,
+      fixture.workflowId,
+    ),
   ).rejects.toThrow(/nondetermin/i);
 }, 120_000);

@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { scriptedModel } from 'durable-turns';
-import { turnWorkflowBundle } from 'durable-turns/worker';
+import { turnMetricsSinks, turnWorkflowBundle } from 'durable-turns/worker';
 import { uniqueTurnId } from '../conformance/support';
 import { replayTools } from '../replay/replay-tools';
 import { TemporalKit } from './support/kit';
@@ -17,7 +17,11 @@ const tools = replayTools;
 
 /** Replays a run's history against the current workflow code; throws on nondeterminism. */
 async function replay(history: History, workflowId: string): Promise<void> {
-  await Worker.runReplayHistory({ workflowBundle: await turnWorkflowBundle() }, history, workflowId);
+  await Worker.runReplayHistory(
+    { workflowBundle: await turnWorkflowBundle(), sinks: turnMetricsSinks({}) },
+    history,
+    workflowId,
+  );
 }
 
 function eventTypes(history: History): Set<string> {
