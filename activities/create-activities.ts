@@ -31,6 +31,7 @@ import {
 import { streamResponse } from '../models';
 import { toolSpecs } from '../models/tool-specs';
 import { CallHandOver } from './call-hand-over';
+import { LiveText } from './live-text';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 
@@ -67,12 +68,15 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         maxArgumentBytes,
       } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
+      // Every heartbeat carries the text so far: watchers read it from the pending activity.
+      const live = new LiveText(responseIndex);
       // From the start: reading the transcript by query can take a while on a busy server, and a
       // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
-      const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+      const beat = setInterval(() => ctx.heartbeat(live.details()), heartbeatEvery(ctx));
       try {
         return await callModelAttempt({
           ctx,
+          live,
           turnId,
           workflowId,
           responseIndex,
@@ -135,6 +139,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
 
   async function callModelAttempt({
     ctx,
+    live,
     turnId,
     workflowId,
     responseIndex,
@@ -143,6 +148,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     maxArgumentBytes,
   }: {
     ctx: Context;
+    live: LiveText;
     turnId: string;
     workflowId: string;
     responseIndex: number;
@@ -229,7 +235,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         },
         observers: deps.observers,
         onPart: async (part) => {
-          ctx.heartbeat();
+          live.add(part);
+          ctx.heartbeat(live.details());
           if (part.type !== 'tool-call') return;
           // Hand the finished call to the workflow now, so it can start before the stream ends.
           const call = prepareCall({
