@@ -1,4 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import type { TurnWatchEvent } from '../contract/live-text';
 import { unpackJson } from '../contract/packed-json';
 import type { TurnWorkflowResult } from '../contract/turn-workflow';
 import {
@@ -9,6 +10,17 @@ import {
   stateQuery,
 } from '../contract/turn-workflow';
 import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
+import { LiveTextAssembler } from './live-text-assembler';
+import { readLiveText } from './read-live-text';
+
+export interface WatchOptions {
+  /** How long to wait between looks when nothing new came (ms). */
+  intervalMs?: number;
+  /** Start after this entry's sequence number (0: from the start). */
+  after?: number;
+  /** Also the text and reasoning as they stream (default true). */
+  live?: boolean;
+}
 
 /** One turn on Temporal, as a caller holds it. */
 export class TurnHandle {
@@ -33,26 +45,49 @@ export class TurnHandle {
   }
 
   /**
-   * The turn's progress as it happens: every journal entry (call accepted, attempt started and
-   * finished, output recorded, response completed, the end), in order, until the turn ends.
+   * The turn's progress as it happens, until it ends: every journal entry (call accepted, attempt
+   * started and finished, output recorded, response completed, the end) as `kind: 'entry'`, in
+   * order; and, unless `live: false`, each response's text and reasoning while the model streams
+   * (`delta`, `gap`, `restart`: see `TurnWatchEvent`), before the response's own entry. Live text
+   * is read from the model activity's heartbeat (`describe()`), not from the workflow: watching
+   * costs the turn no history, no workflow task and no update slot, however many watch.
    */
+  watch(options: WatchOptions & { live: false }): AsyncGenerator<ProgressEntry & { kind: 'entry' }>;
+  watch(options?: WatchOptions): AsyncGenerator<TurnWatchEvent>;
   async *watch({
     intervalMs = 200,
     after = 0,
-  }: {
-    intervalMs?: number;
-    after?: number;
-  } = {}): AsyncGenerator<ProgressEntry> {
+    live = true,
+  }: WatchOptions = {}): AsyncGenerator<TurnWatchEvent> {
+    const assembler = new LiveTextAssembler();
+    const requested = new Set<number>();
+    let newest = -1;
     let seq = after;
     for (;;) {
+      // Read before the journal: a response streaming now was requested before this look, so its
+      // `model.requested` is in the page read next, and a response that ended meanwhile is too.
+      const streaming = live ? await readLiveText({ workflow: this.workflow }) : [];
       const page = await this.workflow.query(progressQuery, seq);
       for (const item of page.entries) {
         seq = item.seq;
-        yield item;
+        const { entry } = item;
+        if (entry.type === 'model.requested') requested.add(entry.responseIndex);
+        if (entry.type === 'model.requested' || entry.type === 'model.responded')
+          newest = Math.max(newest, entry.responseIndex);
+        if (entry.type === 'model.responded' && live)
+          yield* assembler.complete({ responseIndex: entry.responseIndex, message: entry.message });
+        yield { kind: 'entry', ...item };
       }
       if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
-      if (page.finished && seq >= page.lastSeq) return;
-      if (page.entries.length === 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      const caughtUp = seq >= page.lastSeq;
+      for (const { stream, details } of streaming) {
+        const r = details.responseIndex;
+        // A watcher that started after a response's request (`after`) never sees its entry.
+        const placed = requested.has(r) || (after > 0 && caughtUp && r > newest);
+        if (placed) yield* assembler.snapshot({ stream, details });
+      }
+      if (page.finished && caughtUp) return;
+      if (caughtUp) await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   }
 
