@@ -69,7 +69,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
       // Every heartbeat carries the text so far: watchers read it from the pending activity.
-      const live = new LiveText(responseIndex);
+      const live = new LiveText({ responseIndex, attempt: ctx.info.attempt });
       // From the start: reading the transcript by query can take a while on a busy server, and a
       // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
       const beat = setInterval(() => ctx.heartbeat(live.details()), heartbeatEvery(ctx));

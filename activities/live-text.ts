@@ -11,10 +11,23 @@ export class LiveText {
   private reasoning = '';
   private cached: LiveTextDetails | undefined;
 
-  constructor(
-    private readonly responseIndex: number,
-    private readonly windowChars = liveTextWindowChars,
-  ) {}
+  private readonly responseIndex: number;
+  private readonly attempt: number;
+  private readonly windowChars: number;
+
+  constructor({
+    responseIndex,
+    attempt,
+    windowChars = liveTextWindowChars,
+  }: {
+    responseIndex: number;
+    attempt: number;
+    windowChars?: number;
+  }) {
+    this.responseIndex = responseIndex;
+    this.attempt = attempt;
+    this.windowChars = windowChars;
+  }
 
   add(part: ModelStreamPart): void {
     if (part.type === 'text-delta') this.text += part.delta;
@@ -28,6 +41,7 @@ export class LiveText {
     this.cached ??= {
       liveText: 1,
       responseIndex: this.responseIndex,
+      attempt: this.attempt,
       text: tailOf({ text: this.text, windowChars: this.windowChars }),
       reasoning: tailOf({ text: this.reasoning, windowChars: this.windowChars }),
     };

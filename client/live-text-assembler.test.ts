@@ -17,6 +17,7 @@ const snapshotOf = ({
 }): LiveTextDetails => ({
   liveText: 1,
   responseIndex,
+  attempt: 1,
   text: tailOf({ text, windowChars }),
   reasoning: tailOf({ text: reasoning, windowChars }),
 });

@@ -5,18 +5,25 @@ import { type LiveTextDetails, liveTextDetailsSchema } from '../contract/live-te
 /** The activity that streams a model response (its name in `TurnActivities`). */
 const modelActivityType = 'callModel';
 
+export interface LiveTextLook {
+  /**
+   * The run and its history length: the turn's journal changes only in a workflow task, which
+   * lengthens history, so while this stays the same there is nothing new to query for.
+   */
+  version: string;
+  /** The text streaming in the turn's model requests now. */
+  streaming: { stream: string; details: LiveTextDetails }[];
+}
+
 /**
- * The text streaming in the turn's model requests now, from their pending activities' last
- * heartbeat: a read of the server (`describe`), which no workflow task or history event pays for.
- * `stream` names the attempt (activity id and attempt), so a watcher knows when another attempt
- * starts over. Details it cannot read (a worker older than live text) are skipped.
+ * A look at the turn from the server (`describe`), which no workflow task, worker or history event
+ * pays for: the text its model requests are streaming, from their pending activities' last
+ * heartbeat. `stream` names the attempt that streamed it (activity id and attempt), so a watcher
+ * knows when another attempt starts over. Details it cannot read (a worker older than live text)
+ * are skipped.
  */
-export async function readLiveText({
-  workflow,
-}: {
-  workflow: WorkflowHandle;
-}): Promise<{ stream: string; details: LiveTextDetails }[]> {
-  const { raw } = await workflow.describe();
+export async function readLiveText({ workflow }: { workflow: WorkflowHandle }): Promise<LiveTextLook> {
+  const { raw, runId, historyLength } = await workflow.describe();
   const converter = workflow.client.options.loadedDataConverter;
   const found: { stream: string; details: LiveTextDetails }[] = [];
   for (const activity of raw.pendingActivities ?? []) {
@@ -27,5 +34,5 @@ export async function readLiveText({
     if (parsed.success)
       found.push({ stream: `${activity.activityId}#${activity.attempt}`, details: parsed.data });
   }
-  return found;
+  return { version: `${runId}/${historyLength}`, streaming: found };
 }

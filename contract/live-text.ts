@@ -25,6 +25,11 @@ export type LiveChannel = z.infer<typeof liveChannelSchema>;
 export const liveTextDetailsSchema = z.object({
   liveText: z.literal(1),
   responseIndex: z.number().int().nonnegative(),
+  /**
+   * The activity attempt that streamed it (Temporal keeps a failed attempt's last details while the
+   * next one waits to start, under a pending activity that already shows the next attempt number).
+   */
+  attempt: z.number().int().positive(),
   text: liveChannelSchema,
   reasoning: liveChannelSchema,
 });
@@ -36,7 +41,8 @@ export type LiveChannelName = 'text' | 'reasoning';
  * What `TurnHandle.watch` yields. Per response, the `delta`s of each channel add up, in order and
  * without repeats, to the text of its `model.responded` entry, and all come before it: a watcher that
  * saw only part of the stream (it joined late, or fell behind the window) gets a `gap` for what it
- * missed, and at the response's end a `restart` followed by the whole text as one delta.
+ * missed, and at the response's end a `restart` followed by the whole text as one delta. A response
+ * that never completes (the turn was cancelled or failed meanwhile) just stops.
  */
 export type TurnWatchEvent =
   /** A journal entry (as `ProgressEntry`), numbered across the turn's runs. */
