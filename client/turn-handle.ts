@@ -63,30 +63,39 @@ export class TurnHandle {
     const requested = new Set<number>();
     let newest = -1;
     let seq = after;
+    let caughtUp = false;
+    let finished = false;
+    /** The history version the journal was last read whole at (see `LiveTextLook.version`). */
+    let readAt: string | undefined;
     for (;;) {
-      // Read before the journal: a response streaming now was requested before this look, so its
-      // `model.requested` is in the page read next, and a response that ended meanwhile is too.
-      const streaming = live ? await readLiveText({ workflow: this.workflow }) : [];
-      const page = await this.workflow.query(progressQuery, seq);
-      for (const item of page.entries) {
-        seq = item.seq;
-        const { entry } = item;
-        if (entry.type === 'model.requested') requested.add(entry.responseIndex);
-        if (entry.type === 'model.requested' || entry.type === 'model.responded')
-          newest = Math.max(newest, entry.responseIndex);
-        if (entry.type === 'model.responded' && live)
-          yield* assembler.complete({ responseIndex: entry.responseIndex, message: entry.message });
-        yield { kind: 'entry', ...item };
+      // Look before reading the journal: a response streaming now was requested before this look,
+      // so its `model.requested` is in the page read next, and a response that ended meanwhile is too.
+      const look = live ? await readLiveText({ workflow: this.workflow }) : undefined;
+      // The journal is read by query, which a worker answers: only when history moved since.
+      if (look === undefined || look.version !== readAt) {
+        const page = await this.workflow.query(progressQuery, seq);
+        for (const item of page.entries) {
+          seq = item.seq;
+          const { entry } = item;
+          if (entry.type === 'model.requested') requested.add(entry.responseIndex);
+          if (entry.type === 'model.requested' || entry.type === 'model.responded')
+            newest = Math.max(newest, entry.responseIndex);
+          if (entry.type === 'model.responded' && live)
+            yield* assembler.complete({ responseIndex: entry.responseIndex, message: entry.message });
+          yield { kind: 'entry', ...item };
+        }
+        if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
+        caughtUp = seq >= page.lastSeq;
+        finished = page.finished;
+        if (caughtUp) readAt = look?.version;
       }
-      if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
-      const caughtUp = seq >= page.lastSeq;
-      for (const { stream, details } of streaming) {
+      for (const { stream, details } of look?.streaming ?? []) {
         const r = details.responseIndex;
         // A watcher that started after a response's request (`after`) never sees its entry.
         const placed = requested.has(r) || (after > 0 && caughtUp && r > newest);
         if (placed) yield* assembler.snapshot({ stream, details });
       }
-      if (page.finished && caughtUp) return;
+      if (finished && caughtUp) return;
       if (caughtUp) await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   }
