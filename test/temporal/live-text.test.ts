@@ -201,4 +201,35 @@ describe('live text while the model streams', () => {
       });
     });
   });
+
+  test('a request asked again after its stream broke starts over: the watcher is told, and ends with the new text', async () => {
+    const taskQueue = kit.taskQueue('live-text-retry');
+    const broken = textParts({ count: 30, everyMs: 50, label: 'x' });
+    const fresh = textParts({ count: 30, everyMs: 50, label: 'y' });
+    let asked = 0;
+    const model = scriptedModel([
+      () => {
+        asked += 1;
+        return asked === 1
+          ? { parts: [...broken, { type: 'error', message: 'connection reset', retryable: true }] }
+          : { parts: [...fresh, finish('stop')] };
+      },
+    ]);
+    const worker = await kit.worker({ taskQueue, tools: [], model });
+    await worker.runUntil(async () => {
+      const client = kit.client(taskQueue);
+      const turnId = uniqueTurnId('live-text-retry');
+      const turn = await client.start({ turnId, input: 'go', model: 'scripted' });
+      const seen = await watchAll(client, turnId);
+      const result = await turn.result();
+      expect(asked).toBe(2);
+      expect(result.text).toBe(joined(fresh));
+      expect(responsesShown(seen).get(0)).toBe(result.text);
+      // The broken attempt's text was shown live, then taken back before the response's entry.
+      const kinds = seen.slice(0, respondedAt(seen, 0)).map(({ event }) => event.kind);
+      const restart = kinds.indexOf('restart');
+      expect(restart).toBeGreaterThan(kinds.indexOf('delta'));
+      expect(kinds.lastIndexOf('delta')).toBeGreaterThan(restart);
+    });
+  });
 });
