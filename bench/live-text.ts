@@ -13,7 +13,8 @@
  *       signal acknowledged by the server, a lower bound: a watcher adds a workflow task and a query;
  *   (a) Temporal's Workflow Streams contrib (@temporalio/workflow-streams 1.23.0) as published: it
  *       lives in bench/workflow-streams/ (its own package: it pins @temporalio/* 1.23.0 exactly), run
- *       against this script's server when installed (`npm install` there), with 1 and 4 subscribers.
+ *       against this script's server when installed (`npm install` there), with 1, 4 and 12
+ *       subscribers; with them polling, 20 quick updates (standing for the call hand-over) are timed.
  *
  * Prints one JSON object to stdout (progress on stderr) and writes it to bench/results/live-text.json.
  *
@@ -191,6 +192,10 @@ async function main() {
         signals: count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED),
         updates: count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
         workflowTasks: count(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+        /** More than RESPONSES: a model request failed and was asked again (e.g. its transcript query timed out). */
+        modelAttempts: events.filter(
+          (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
+        ).length,
         /** Events whose bytes hold one given delta's text (the result's, the workflow's, …). */
         eventsHoldingADelta: holdingText,
         ...(watchers > 0 ? { watchLatencyMs: latency(seenAt) } : {}),
@@ -200,10 +205,13 @@ async function main() {
 
     log('warm-up');
     await runTurn({ watchers: 0, signals: false });
+
     const heartbeat = {
       watchers0: await runTurn({ watchers: 0, signals: false }),
       watchers1: await runTurn({ watchers: 1, signals: false }),
       watchers4: await runTurn({ watchers: 4, signals: false }),
+      // More watchers than a workflow has update slots (10): they take none.
+      watchers12: await runTurn({ watchers: 12, signals: false }),
     };
     log('signals');
     const signals = await runTurn({ watchers: 0, signals: true });
@@ -212,7 +220,7 @@ async function main() {
       events: run.events - base.events,
       bytes: run.bytes - base.bytes,
     });
-    report.c_heartbeat = { ...heartbeat, addedBy4Watchers: added(heartbeat.watchers4) };
+    report.c_heartbeat = { ...heartbeat, addedBy12Watchers: added(heartbeat.watchers12) };
     report.b_signals = { ...signals, added: added(signals) };
     await running.stop();
     report.a_workflowStreams = await workflowStreams(temporal.address);
@@ -233,7 +241,7 @@ async function workflowStreams(address: string): Promise<unknown> {
   if (!existsSync(join(dir, 'node_modules', '@temporalio', 'workflow-streams')))
     return { skipped: `not installed: run \`npm install\` in ${dir}` };
   const runs: Record<string, unknown> = {};
-  for (const subscribers of [1, 4]) {
+  for (const subscribers of [1, 4, 12]) {
     log(`workflow streams, ${subscribers} subscriber(s)`);
     const { stdout } = await promisify(execFile)('node', ['run.cjs'], {
       cwd: dir,
@@ -246,6 +254,10 @@ async function workflowStreams(address: string): Promise<unknown> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  const cause =
+    error instanceof Error && error.cause instanceof Error ? `\ncaused by: ${error.cause.message}` : '';
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}${cause}\n`,
+  );
   process.exit(1);
 });

@@ -11,6 +11,11 @@ export interface LiveTextLook {
    * lengthens history, so while this stays the same there is nothing new to query for.
    */
   version: string;
+  /**
+   * A workflow task is scheduled or running. A query now waits for it in the server's small
+   * buffer of queries, where it crowds out the model activity's own transcript query.
+   */
+  busy: boolean;
   /** The text streaming in the turn's model requests now. */
   streaming: { stream: string; details: LiveTextDetails }[];
 }
@@ -34,5 +39,5 @@ export async function readLiveText({ workflow }: { workflow: WorkflowHandle }): 
     if (parsed.success)
       found.push({ stream: `${activity.activityId}#${activity.attempt}`, details: parsed.data });
   }
-  return { version: `${runId}/${historyLength}`, streaming: found };
+  return { version: `${runId}/${historyLength}`, busy: Boolean(raw.pendingWorkflowTask), streaming: found };
 }

@@ -13,6 +13,9 @@ import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core
 import { LiveTextAssembler } from './live-text-assembler';
 import { readLiveText } from './read-live-text';
 
+/** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */
+const busyPatienceMs = 1_000;
+
 export interface WatchOptions {
   /** How long to wait between looks when nothing new came (ms). */
   intervalMs?: number;
@@ -67,12 +70,20 @@ export class TurnHandle {
     let finished = false;
     /** The history version the journal was last read whole at (see `LiveTextLook.version`). */
     let readAt: string | undefined;
+    /** Since when the history has moved under a workflow task that is still running. */
+    let busySince: number | undefined;
     for (;;) {
       // Look before reading the journal: a response streaming now was requested before this look,
       // so its `model.requested` is in the page read next, and a response that ended meanwhile is too.
       const look = live ? await readLiveText({ workflow: this.workflow }) : undefined;
-      // The journal is read by query, which a worker answers: only when history moved since.
-      if (look === undefined || look.version !== readAt) {
+      // The journal is read by query, which a worker answers: only when history moved since, and
+      // not while a workflow task runs (unless that keeps up for long: a turn busy the whole time).
+      const moved = look === undefined || look.version !== readAt;
+      if (moved && look?.busy) busySince ??= Date.now();
+      if (moved && look?.busy && Date.now() - (busySince ?? 0) < busyPatienceMs) {
+        // Read once its workflow task is done.
+      } else if (moved) {
+        busySince = undefined;
         const page = await this.workflow.query(progressQuery, seq);
         for (const item of page.entries) {
           seq = item.seq;
@@ -96,7 +107,9 @@ export class TurnHandle {
         if (placed) yield* assembler.snapshot({ stream, details });
       }
       if (finished && caughtUp) return;
-      if (caughtUp) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      // Jittered, so watchers that started together do not all ask at the same moment.
+      if (caughtUp)
+        await new Promise((resolve) => setTimeout(resolve, intervalMs * (0.75 + Math.random() / 2)));
     }
   }
 

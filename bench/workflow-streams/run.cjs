@@ -43,6 +43,37 @@ async function streamResponse({ index, withStream }) {
   return 'done';
 }
 
+/**
+ * While the subscribers poll, 20 quick updates (like a call hand-over), one every 100 ms: how long
+ * each took to be answered, and which failed (the client retries a refused update until it is
+ * admitted or the workflow ends).
+ */
+async function probeUpdates(handle) {
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const took = [];
+  const errors = new Set();
+  let failed = 0;
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    try {
+      await handle.executeUpdate('probe', { args: [] });
+    } catch (error) {
+      failed += 1;
+      errors.add(String(error?.cause?.message ?? error?.message ?? error).slice(0, 200));
+    }
+    took.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  took.sort((a, b) => a - b);
+  return {
+    attempts: took.length,
+    failed,
+    medianMs: Math.round(took[Math.floor(took.length / 2)]),
+    maxMs: Math.round(took.at(-1)),
+    errors: [...errors],
+  };
+}
+
 async function main() {
   const bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('./workflows.cjs'),
@@ -61,7 +92,7 @@ async function main() {
     workflowBundle: bundle,
     activities: { streamResponse },
   });
-  const run = async (withStream) => {
+  const run = async (withStream, { probe = false } = {}) => {
     const workflowId = `workflow-streams-${withStream ? SUBSCRIBERS : 0}-${Date.now()}`;
     const handle = await client.workflow.start('streamsTurn', {
       taskQueue,
@@ -83,6 +114,7 @@ async function main() {
           }
         })
       : [];
+    const probed = probe ? await probeUpdates(handle) : undefined;
     await handle.result();
     await Promise.race([Promise.all(subscribers), new Promise((resolve) => setTimeout(resolve, 5_000))]);
     const history = await handle.fetchHistory();
@@ -94,6 +126,7 @@ async function main() {
       updates: count(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED),
       workflowTasks: count(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
       latencies,
+      ...(probed ? { probe: probed } : {}),
     };
   };
   const out = { design: '@temporalio/workflow-streams 1.23.0', subscribers: SUBSCRIBERS };
@@ -107,6 +140,7 @@ async function main() {
     const { latencies: _latencies, ...counts } = streamed;
     out.withStream = counts;
     out.added = { events: streamed.events - plain.events, bytes: streamed.bytes - plain.bytes };
+    out.handOverWhileSubscribed = (await run(true, { probe: true })).probe;
     out.latencyMs = {
       samples: sorted.length,
       p50: at(0.5),

@@ -1,5 +1,11 @@
 /** The turn-shaped workflow of run.cjs: `responses` activities one after another, with a stream or without. */
-const { allHandlersFinished, condition, proxyActivities } = require('@temporalio/workflow');
+const {
+  allHandlersFinished,
+  condition,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} = require('@temporalio/workflow');
 const { WorkflowStream } = require('@temporalio/workflow-streams/workflow');
 
 const { streamResponse } = proxyActivities({
@@ -9,6 +15,8 @@ const { streamResponse } = proxyActivities({
 
 async function streamsTurn({ responses, withStream }) {
   const stream = withStream ? new WorkflowStream() : undefined;
+  // Stands for durable-turns' call hand-over (acceptCalls): an update that returns at once.
+  setHandler(defineUpdate('probe'), () => 'ok');
   for (let index = 0; index < responses; index++) await streamResponse({ index, withStream });
   if (stream) {
     // Let parked subscriber polls go before the run ends.

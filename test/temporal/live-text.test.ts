@@ -154,6 +154,8 @@ describe('live text while the model streams', () => {
         const types = seen.flatMap(({ event }) => (event.kind === 'entry' ? [event.entry.type] : []));
         expect(types.indexOf('tool.attempt_started')).toBeGreaterThan(-1);
         expect(types.indexOf('tool.attempt_started')).toBeLessThan(types.indexOf('model.responded'));
+        // Nor do they crowd out the model request's own transcript query (it would fail and be asked again).
+        expect(types).not.toContain('model.attempt_failed');
       }
     });
   });
