@@ -35,6 +35,7 @@ import { traceModelRequest } from '../tracing/trace-model-request';
 import { traceToolAttempt } from '../tracing/trace-tool-attempt';
 import type { TurnTracing } from '../tracing/turn-tracing';
 import { CallHandOver } from './call-hand-over';
+import { LiveText } from './live-text';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 
@@ -73,9 +74,11 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         maxArgumentBytes,
       } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
+      // Every heartbeat carries the text so far: watchers read it from the pending activity.
+      const live = new LiveText({ responseIndex, attempt: ctx.info.attempt });
       // From the start: reading the transcript by query can take a while on a busy server, and a
       // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
-      const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+      const beat = setInterval(() => ctx.heartbeat(live.details()), heartbeatEvery(ctx));
       try {
         return await traceModelRequest({
           tracing: deps.tracing,
@@ -85,6 +88,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
           run: ({ input }) =>
             callModelAttempt({
               ctx,
+              live,
               turnId,
               workflowId,
               responseIndex,
@@ -156,6 +160,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
 
   async function callModelAttempt({
     ctx,
+    live,
     turnId,
     workflowId,
     responseIndex,
@@ -165,6 +170,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     onRequest,
   }: {
     ctx: Context;
+    live: LiveText;
     turnId: string;
     workflowId: string;
     responseIndex: number;
@@ -254,7 +260,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         },
         observers: deps.observers,
         onPart: async (part) => {
-          ctx.heartbeat();
+          live.add(part);
+          ctx.heartbeat(live.details());
           if (part.type !== 'tool-call') return;
           // Hand the finished call to the workflow now, so it can start before the stream ends.
           const call = prepareCall({

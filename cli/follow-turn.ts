@@ -72,12 +72,26 @@ export async function followTurn({
           // A query waits for a worker to answer it: bounded, so a turn nobody runs is reported.
           const next = await connection.withDeadline(Date.now() + queryDeadlineMs, () => entries.next());
           if (next.done) break;
-          seq = next.value.seq;
           quietSince = Date.now();
-          show({ kind: 'entry', seq, entry: next.value.entry });
+          const event = next.value;
+          if (event.kind === 'entry') {
+            seq = event.seq;
+            show({ kind: 'entry', seq, entry: event.entry });
+          } else if (event.kind === 'restart')
+            show({ kind: 'text-restart', responseIndex: event.responseIndex });
+          // The answer's text as it streams; text this watcher missed shows as an ellipsis.
+          else if (event.channel === 'text')
+            show({
+              kind: 'text-delta',
+              responseIndex: event.responseIndex,
+              text: event.kind === 'delta' ? event.delta : '…',
+            });
         }
         break;
       } catch (error) {
+        // A new watch streams an open response from its start again: drop what was shown of it.
+        for (const response of display.responses)
+          if (response.streaming) show({ kind: 'text-restart', responseIndex: response.index });
         if (error instanceof WorkflowNotFoundError)
           throw new CliError(`turn ${handle.turnId} is gone (${error.message})`, { cause: error });
         // A turn whose first workflow task has not run (no worker yet) cannot answer queries: wait for it.

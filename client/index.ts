@@ -1,3 +1,4 @@
+export type { LiveChannelName, TurnWatchEvent } from '../contract/live-text';
 export {
   type TurnSearchAttributeType,
   turnSearchAttributeList,

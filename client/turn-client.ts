@@ -6,6 +6,7 @@ import {
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/client';
 import { z } from 'zod';
+import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
 import { activityTimingSchema, turnWorkflowType } from '../contract/turn-workflow';
@@ -25,7 +26,7 @@ import {
 import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { FleetHealthClient } from './fleet-health-client';
 import type { FleetHealthView } from './fleet-health-view';
-import { TurnHandle } from './turn-handle';
+import { TurnHandle, type WatchOptions } from './turn-handle';
 import { turnStartMetadata } from './turn-start-metadata';
 import { turnWorkflowInputFrom } from './turn-workflow-input';
 
@@ -128,7 +129,12 @@ export class TurnClient {
   }
 
   /** The progress of a turn (running or finished) as it happens; see `TurnHandle.watch`. */
-  watch(turnId: string, options?: { intervalMs?: number; after?: number }): AsyncGenerator<ProgressEntry> {
+  watch(
+    turnId: string,
+    options: WatchOptions & { live: false },
+  ): AsyncGenerator<ProgressEntry & { kind: 'entry' }>;
+  watch(turnId: string, options?: WatchOptions): AsyncGenerator<TurnWatchEvent>;
+  watch(turnId: string, options?: WatchOptions): AsyncGenerator<TurnWatchEvent> {
     return this.attach(turnId).watch(options);
   }
 

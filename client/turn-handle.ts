@@ -1,4 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import type { TurnWatchEvent } from '../contract/live-text';
 import { unpackJson } from '../contract/packed-json';
 import type { TurnWorkflowResult } from '../contract/turn-workflow';
 import {
@@ -9,6 +10,20 @@ import {
   stateQuery,
 } from '../contract/turn-workflow';
 import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
+import { LiveTextAssembler } from './live-text-assembler';
+import { readLiveText } from './read-live-text';
+
+/** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */
+const busyPatienceMs = 1_000;
+
+export interface WatchOptions {
+  /** How long to wait between looks when nothing new came (ms). */
+  intervalMs?: number;
+  /** Start after this entry's sequence number (0: from the start). */
+  after?: number;
+  /** Also the text and reasoning as they stream (default true). */
+  live?: boolean;
+}
 
 /** One turn on Temporal, as a caller holds it. */
 export class TurnHandle {
@@ -33,26 +48,68 @@ export class TurnHandle {
   }
 
   /**
-   * The turn's progress as it happens: every journal entry (call accepted, attempt started and
-   * finished, output recorded, response completed, the end), in order, until the turn ends.
+   * The turn's progress as it happens, until it ends: every journal entry (call accepted, attempt
+   * started and finished, output recorded, response completed, the end) as `kind: 'entry'`, in
+   * order; and, unless `live: false`, each response's text and reasoning while the model streams
+   * (`delta`, `gap`, `restart`: see `TurnWatchEvent`), before the response's own entry. Live text
+   * is read from the model activity's heartbeat (`describe()`), not from the workflow: watching
+   * costs the turn no history, no workflow task and no update slot, however many watch.
    */
+  watch(options: WatchOptions & { live: false }): AsyncGenerator<ProgressEntry & { kind: 'entry' }>;
+  watch(options?: WatchOptions): AsyncGenerator<TurnWatchEvent>;
   async *watch({
     intervalMs = 200,
     after = 0,
-  }: {
-    intervalMs?: number;
-    after?: number;
-  } = {}): AsyncGenerator<ProgressEntry> {
+    live = true,
+  }: WatchOptions = {}): AsyncGenerator<TurnWatchEvent> {
+    const assembler = new LiveTextAssembler();
+    const requested = new Set<number>();
+    let newest = -1;
     let seq = after;
+    let caughtUp = false;
+    let finished = false;
+    /** The history version the journal was last read whole at (see `LiveTextLook.version`). */
+    let readAt: string | undefined;
+    /** Since when the history has moved under a workflow task that is still running. */
+    let busySince: number | undefined;
     for (;;) {
-      const page = await this.workflow.query(progressQuery, seq);
-      for (const item of page.entries) {
-        seq = item.seq;
-        yield item;
+      // Look before reading the journal: a response streaming now was requested before this look,
+      // so its `model.requested` is in the page read next, and a response that ended meanwhile is too.
+      const look = live ? await readLiveText({ workflow: this.workflow }) : undefined;
+      // The journal is read by query, which a worker answers: only when history moved since, and
+      // not while a workflow task runs (unless that keeps up for long: a turn busy the whole time).
+      const moved = look === undefined || look.version !== readAt;
+      if (moved && look?.busy) busySince ??= Date.now();
+      if (moved && look?.busy && Date.now() - (busySince ?? 0) < busyPatienceMs) {
+        // Read once its workflow task is done.
+      } else if (moved) {
+        busySince = undefined;
+        const page = await this.workflow.query(progressQuery, seq);
+        for (const item of page.entries) {
+          seq = item.seq;
+          const { entry } = item;
+          if (entry.type === 'model.requested') requested.add(entry.responseIndex);
+          if (entry.type === 'model.requested' || entry.type === 'model.responded')
+            newest = Math.max(newest, entry.responseIndex);
+          if (entry.type === 'model.responded' && live)
+            yield* assembler.complete({ responseIndex: entry.responseIndex, message: entry.message });
+          yield { kind: 'entry', ...item };
+        }
+        if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
+        caughtUp = seq >= page.lastSeq;
+        finished = page.finished;
+        if (caughtUp) readAt = look?.version;
       }
-      if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
-      if (page.finished && seq >= page.lastSeq) return;
-      if (page.entries.length === 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      for (const { stream, details } of look?.streaming ?? []) {
+        const r = details.responseIndex;
+        // A watcher that started after a response's request (`after`) never sees its entry.
+        const placed = requested.has(r) || (after > 0 && caughtUp && r > newest);
+        if (placed) yield* assembler.snapshot({ stream, details });
+      }
+      if (finished && caughtUp) return;
+      // Jittered, so watchers that started together do not all ask at the same moment.
+      if (caughtUp)
+        await new Promise((resolve) => setTimeout(resolve, intervalMs * (0.75 + Math.random() / 2)));
     }
   }
 

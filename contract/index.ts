@@ -9,6 +9,7 @@ export const contractVersion = 2;
 
 export * from './activities';
 export * from './fleet-health';
+export * from './live-text';
 export * from './packed-json';
 export * from './search-attributes';
 export * from './turn-workflow';

@@ -85,6 +85,11 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
     if (response.streaming) response.text += event.text;
     return display;
   }
+  if (event.kind === 'text-restart') {
+    const response = responseAt({ display, index: event.responseIndex });
+    if (response.streaming) response.text = '';
+    return display;
+  }
   const { entry } = event;
   if ('at' in entry) display.lastAt = Math.max(display.lastAt, entry.at);
   if (entry.type !== 'turn.started' && display.state === undefined) display.incomplete = true;

@@ -1,10 +1,11 @@
 import type { JournalEntry } from '../../core';
 
 /**
- * What the renderers are fed. Today a turn's progress arrives as journal entries (`TurnHandle.watch`);
- * a model's text streamed before its response completes will come as `text-delta` events, which
- * the display already folds in (the whole response then replaces the streamed text).
+ * What the renderers are fed: a turn's journal entries and, while a response streams, its text
+ * (`TurnHandle.watch`'s live events). The whole response, once recorded, replaces the streamed text;
+ * `text-restart` drops what was shown of a response that is being asked again.
  */
 export type TurnEvent =
   | { kind: 'entry'; seq: number; entry: JournalEntry }
-  | { kind: 'text-delta'; responseIndex: number; text: string };
+  | { kind: 'text-delta'; responseIndex: number; text: string }
+  | { kind: 'text-restart'; responseIndex: number };

@@ -48,7 +48,7 @@ describe('watching a turn', () => {
         return r;
       });
       const seen: { type: string; at: number; seq: number }[] = [];
-      for await (const { seq, entry } of client.watch(turnId, { intervalMs: 50 }))
+      for await (const { seq, entry } of client.watch(turnId, { intervalMs: 50, live: false }))
         seen.push({ type: entry.type, at: Date.now(), seq });
       await result;
       const types = seen.map((s) => s.type);
