@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { freePort } from '../../devserver/free-port';
 import { uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
+import { streamedWords } from './support/cli-agent';
 import {
   anyEscape,
   CliProcess,
@@ -63,6 +64,28 @@ describe('durable-turns run', () => {
     });
     const seqs = lines.filter((l) => l.kind === 'entry').map((l) => l.seq as number);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  test('--json streams the answer as text-delta lines before its response is recorded; the recorded text is what streamed', async () => {
+    const turnId = uniqueTurnId('cli-stream');
+    const run = await cli({
+      args: ['run', '--json', '--model', 'cli-streaming', '--turn-id', turnId, 'say fifteen words'],
+      env,
+    });
+    expect(run.code).toBe(0);
+    const lines = jsonLines({ text: run.stdout });
+    const responded = lines.findIndex(
+      (l) => l.kind === 'entry' && (l.entry as { type: string }).type === 'model.responded',
+    );
+    const deltas = lines.slice(0, responded).filter((l) => l.kind === 'text-delta');
+    // The watcher reads the text from the model activity's heartbeats (every 250 ms) while it
+    // streams for three seconds: it sees some of it before the response is recorded.
+    expect(deltas.length).toBeGreaterThan(0);
+    const streamed = deltas.map((l) => l.text as string).join('');
+    const final = `${streamedWords.join(' ')} `;
+    // Text a watcher missed shows as an ellipsis; what it did see is the recorded text, in order.
+    for (const piece of streamed.split('…').filter(Boolean)) expect(final).toContain(piece);
+    expect(lines.at(-1)).toMatchObject({ kind: 'result', status: 'completed', text: final });
   });
 
   test('on a terminal it redraws the turn live: each wave and call with state, attempt and duration, usage, then the answer', async () => {

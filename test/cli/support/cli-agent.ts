@@ -1,6 +1,7 @@
 /**
  * The agent the CLI tests run in a real worker process (`durable-turns worker --agent` this
- * file): a call that needs approval, a slow call to cancel, a quick parallel wave.
+ * file): a call that needs approval, a slow call to cancel, a quick parallel wave, an answer
+ * that streams slowly.
  */
 import { z } from 'zod';
 import { defineTool } from '../../../core';
@@ -14,6 +15,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
       resolve();
     });
   });
+
+/** Fifteen words, one every 200 ms: three seconds of streaming, long enough to watch. */
+export const streamedWords =
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen'.split(' ');
 
 export const tools = [
   defineTool({
@@ -77,5 +82,16 @@ export const models = [
       { text: 'Done waiting.' },
     ],
     'cli-slow',
+  ),
+  scriptedModel(
+    [
+      {
+        parts: [
+          ...streamedWords.map((word) => ({ type: 'text-delta' as const, delta: `${word} `, delayMs: 200 })),
+          { type: 'finish' as const, finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 15 } },
+        ],
+      },
+    ],
+    'cli-streaming',
   ),
 ];
