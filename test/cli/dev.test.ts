@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../devserver/free-port';
+import { models } from './support/cli-agent';
 import { CliProcess, cli, jsonLines } from './support/cli-process';
 
 const agent = path.join(__dirname, 'support/cli-agent.ts');
@@ -44,7 +45,7 @@ test('dev starts a Temporal server with its Web UI and a worker for the agent, p
       namespace: 'default',
       taskQueue: 'durable-turns',
       ui: `http://127.0.0.1:${uiPort}`,
-      models: ['cli-quick', 'cli-approval', 'cli-slow'],
+      models: models.map((m) => m.name),
       tools: ['echo', 'deploy', 'wait'],
     });
     expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
