@@ -74,10 +74,13 @@ export type { Usage } from './core/schema/usage';
 // Tools
 export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/tools/define-tool';
 export { NonRetryableToolError } from './core/tools/run-tool-attempt';
+// Watching a turn (the same events in process and on Temporal)
+export type { LiveChannelName, ProgressEntry, TurnWatchEvent } from './core/watch/turn-watch-event';
 // The in-process executor and its journals
 export {
   InProcessExecutor,
   type InProcessExecutorOptions,
+  type InProcessWatchOptions,
   type RunTurnArgs,
 } from './executors/in-process-executor';
 export { JournalError, type JournalErrorCode } from './executors/journal/journal-errors';

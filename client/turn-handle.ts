@@ -9,8 +9,7 @@ import {
   progressQuery,
   stateQuery,
 } from '../contract/turn-workflow';
-import { messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
-import { LiveTextAssembler } from './live-text-assembler';
+import { LiveTextAssembler, messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
 import { readLiveText } from './read-live-text';
 
 /** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */

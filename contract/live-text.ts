@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ProgressEntry } from './turn-workflow';
 
 /**
  * How much of each channel's text the model activity's heartbeat carries: the tail of what has
@@ -35,24 +34,5 @@ export const liveTextDetailsSchema = z.object({
 });
 export type LiveTextDetails = z.infer<typeof liveTextDetailsSchema>;
 
-export type LiveChannelName = 'text' | 'reasoning';
-
-/**
- * What `TurnHandle.watch` yields. Per response, the `delta`s of each channel add up, in order and
- * without repeats, to the text of its `model.responded` entry, and all come before it: a watcher that
- * saw only part of the stream (it joined late, or fell behind the window) gets a `gap` for what it
- * missed, and at the response's end a `restart` followed by the whole text as one delta. A response
- * that never completes (the turn was cancelled or failed meanwhile) just stops.
- */
-export type TurnWatchEvent =
-  /** A journal entry (as `ProgressEntry`), numbered across the turn's runs. */
-  | ({ kind: 'entry' } & ProgressEntry)
-  /** `delta` continues the channel's text of response `responseIndex` at `offset`. */
-  | { kind: 'delta'; responseIndex: number; channel: LiveChannelName; offset: number; delta: string }
-  /** The channel's text from `offset` for `length` units streamed while this watcher was not looking. */
-  | { kind: 'gap'; responseIndex: number; channel: LiveChannelName; offset: number; length: number }
-  /**
-   * What this watcher was shown of the response so far no longer stands (the request was asked
-   * again, or there were gaps and the final text follows whole): start the response over.
-   */
-  | { kind: 'restart'; responseIndex: number };
+// Host-independent: defined in core/ (the in-process executor's `watch` yields them too).
+export type { LiveChannelName, TurnWatchEvent } from '../core';

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { JournalEntry, TurnResult } from '../core';
+import type { ProgressEntry, TurnResult } from '../core';
 import {
   type Message,
   messageSchema,
@@ -140,11 +140,8 @@ export interface TurnWorkflowResult {
   packed: string;
 }
 
-/** One journal entry as watchers see it, numbered across the turn's runs. */
-export interface ProgressEntry {
-  seq: number;
-  entry: JournalEntry;
-}
+/** One journal entry as watchers see it, numbered across the turn's runs (defined in core/). */
+export type { ProgressEntry } from '../core';
 
 export interface ProgressPage {
   entries: ProgressEntry[];

@@ -38,3 +38,5 @@ export * from './tools/run-tool-attempt';
 export * from './tools/stable-hash';
 export * from './tools/tool-registry';
 export * from './tools/truncate-content';
+export * from './watch/live-text-assembler';
+export * from './watch/turn-watch-event';

@@ -7,6 +7,7 @@ import {
   defaultModelRetry,
   type HostTimers,
   type LimitsConfig,
+  type ProgressEntry,
   type RetryPolicyInput,
   type TimeoutsConfig,
   ToolHealthRegistry,
@@ -18,6 +19,7 @@ import {
   type TurnModel,
   type TurnObserver,
   type TurnResult,
+  type TurnWatchEvent,
   turnConfigSchema,
   turnInputSchema,
 } from '../core';
@@ -27,7 +29,9 @@ import { driveTurn } from './drive-turn';
 import { MemoryJournal } from './journal/memory-journal';
 import type { TurnJournal } from './journal/turn-journal';
 import { JournalWriter } from './journal-writer';
+import { TurnFeed } from './turn-feed';
 import type { Approver, TurnHost } from './turn-host';
+import { watchTurnFeed } from './watch-turn-feed';
 
 export interface InProcessExecutorOptions {
   tools: readonly AnyTool[];
@@ -57,6 +61,13 @@ export interface InProcessExecutorOptions {
   tracing?: TurnTracing | false;
 }
 
+export interface InProcessWatchOptions {
+  /** Start after this entry's sequence number (0: from the start). */
+  after?: number;
+  /** Also the text and reasoning as they stream (default true). */
+  live?: boolean;
+}
+
 export interface RunTurnArgs {
   turnId: string;
   input: TurnInput;
@@ -80,6 +91,8 @@ export class InProcessExecutor {
   private readonly owner: string;
   /** Turns this executor is driving now: opening one again would fence out its own live session. */
   private readonly active = new Set<string>();
+  /** What watchers read of the turns this executor is driving now. */
+  private readonly feeds = new Map<string, TurnFeed>();
   private config?: TurnConfig;
 
   constructor(private readonly options: InProcessExecutorOptions) {
@@ -88,7 +101,13 @@ export class InProcessExecutor {
       registry: new ToolRegistry(options.tools),
       model: options.model,
       hooks: options.hooks ?? [],
-      observers: options.observers ?? [],
+      observers: [
+        ...(options.observers ?? []),
+        {
+          onEntry: ({ turnId, entry }) => this.feeds.get(turnId)?.recorded({ entry }),
+          onModelDelta: (event) => this.feeds.get(event.turnId)?.streamed(event),
+        },
+      ],
       health: options.health ?? new ToolHealthRegistry({ now: timers.now }),
       ...(options.approver ? { approver: options.approver } : {}),
       timers,
@@ -120,29 +139,28 @@ export class InProcessExecutor {
       throw new Error(`invalid turn input: ${parsedInput.error.issues.map((i) => i.message).join('; ')}`);
     const config = this.turnConfig();
     this.claim(turnId);
-    const session = await this.journal
-      .open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs })
-      .catch(this.unclaim(turnId));
-    const { entries, version } = await session.load();
-    if (entries.length > 0) {
-      this.active.delete(turnId);
-      await session.release();
-      throw new Error(`turn ${turnId} already exists in the journal; call resumeTurn to continue it`);
-    }
-    const started = TurnEngine.start({
-      turnId,
-      input: parsedInput.data,
-      config,
-      now: this.host.timers.now(),
+    return this.driving(turnId, async () => {
+      const session = await this.journal.open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs });
+      const { entries, version } = await session.load();
+      if (entries.length > 0) {
+        await session.release();
+        throw new Error(`turn ${turnId} already exists in the journal; call resumeTurn to continue it`);
+      }
+      const started = TurnEngine.start({
+        turnId,
+        input: parsedInput.data,
+        config,
+        now: this.host.timers.now(),
+      });
+      const writer = new JournalWriter(session, version, [], this.host.observers);
+      await writer.append(started.entries);
+      return driveTurn({
+        engine: started.engine,
+        writer,
+        host: this.host,
+        ...(signal ? { signal } : {}),
+      });
     });
-    const writer = new JournalWriter(session, version, [], this.host.observers);
-    await writer.append(started.entries);
-    return driveTurn({
-      engine: started.engine,
-      writer,
-      host: this.host,
-      ...(signal ? { signal } : {}),
-    }).finally(() => this.active.delete(turnId));
   }
 
   /**
@@ -154,23 +172,95 @@ export class InProcessExecutor {
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
-    const session = await this.journal.open({
-      turnId,
-      owner: this.owner,
-      leaseMs: this.host.leaseMs,
-      takeOver,
+    this.claim(turnId);
+    return this.driving(turnId, async (feed) => {
+      const session = await this.journal.open({
+        turnId,
+        owner: this.owner,
+        leaseMs: this.host.leaseMs,
+        takeOver,
+      });
+      const { entries, version } = await session.load();
+      if (entries.length === 0) {
+        await session.release();
+        throw new Error(`turn ${turnId} is not in the journal; start it with runTurn`);
+      }
+      // Watchers get what was recorded before, numbered as in the journal, then what comes now.
+      for (const entry of entries) feed.recorded({ entry });
+      const engine = TurnEngine.replay(entries);
+      const writer = new JournalWriter(session, version, entries, this.host.observers);
+      await writer.append(engine.onResume());
+      return driveTurn({ engine, writer, host: this.host, ...(signal ? { signal } : {}) });
     });
-    const { entries, version } = await session.load();
-    if (entries.length === 0) {
-      await session.release();
-      throw new Error(`turn ${turnId} is not in the journal; start it with runTurn`);
+  }
+
+  /**
+   * A turn's progress as it happens, as `TurnHandle.watch` gives it on Temporal (same events, same
+   * `seq`): every journal entry after `after` as `kind: 'entry'`, in order, and unless `live: false`
+   * each response's text and reasoning while the model streams (`delta`, `restart`: see
+   * `TurnWatchEvent`), before the response's own entry. It ends after `turn.finished`.
+   *
+   * The turn must be running on this executor (a watch opened right after calling `runTurn` or
+   * `resumeTurn`, before awaiting it, sees it from the start) or finished in its journal (then its
+   * entries are replayed, each response's text as one delta). A watcher reads at its own pace and
+   * never holds the turn up; what streamed while it was not reading comes as one delta, never a gap.
+   * It throws for a turn that is neither, and if the turn's drive here stops before it finished.
+   */
+  watch(
+    turnId: string,
+    options: InProcessWatchOptions & { live: false },
+  ): AsyncGenerator<ProgressEntry & { kind: 'entry' }>;
+  watch(turnId: string, options?: InProcessWatchOptions): AsyncGenerator<TurnWatchEvent>;
+  async *watch(
+    turnId: string,
+    { after = 0, live = true }: InProcessWatchOptions = {},
+  ): AsyncGenerator<TurnWatchEvent> {
+    assertTurnId(turnId);
+    if (!Number.isInteger(after) || after < 0)
+      throw new Error(`watch: after must be a sequence number (an integer ≥ 0), got ${String(after)}`);
+    const feed = this.feeds.get(turnId) ?? (await this.recordedFeed(turnId));
+    yield* watchTurnFeed({ feed, after, live });
+  }
+
+  /** Runs one drive of a turn with a feed for its watchers; the feed stops with it. */
+  private async driving(turnId: string, drive: (feed: TurnFeed) => Promise<TurnResult>): Promise<TurnResult> {
+    const feed = new TurnFeed(turnId);
+    this.feeds.set(turnId, feed);
+    try {
+      const result = await drive(feed);
+      feed.stop();
+      return result;
+    } catch (error) {
+      feed.stop({ error });
+      throw error;
+    } finally {
+      this.feeds.delete(turnId);
+      this.active.delete(turnId);
     }
-    const engine = TurnEngine.replay(entries);
-    const writer = new JournalWriter(session, version, entries, this.host.observers);
-    await writer.append(engine.onResume());
-    return driveTurn({ engine, writer, host: this.host, ...(signal ? { signal } : {}) }).finally(() =>
-      this.active.delete(turnId),
-    );
+  }
+
+  /** A finished turn's feed, from its journal; a clear error for any other turn. */
+  private async recordedFeed(turnId: string): Promise<TurnFeed> {
+    if (!this.journal.read)
+      throw new Error(
+        `turn ${turnId} is not running on this executor, and its journal has no read method to replay it: watch a turn while runTurn or resumeTurn runs it`,
+      );
+    const entries = await this.journal.read({ turnId });
+    // It may have started while the journal was read.
+    const started = this.feeds.get(turnId);
+    if (started) return started;
+    if (entries.length === 0)
+      throw new Error(
+        `turn ${turnId} is not running on this executor and is not in its journal: start it with runTurn (watch follows the turns this executor runs and replays finished ones)`,
+      );
+    if (entries.at(-1)?.type !== 'turn.finished')
+      throw new Error(
+        `turn ${turnId} has not finished and is not running on this executor (its journal ends at seq ${entries.length}; its host was lost, or another host runs it): continue it here with resumeTurn, then watch it`,
+      );
+    const feed = new TurnFeed(turnId);
+    for (const entry of entries) feed.recorded({ entry });
+    feed.stop();
+    return feed;
   }
 
   /** Every turn of this executor runs with the same configuration: checked once, on first use. */
@@ -199,12 +289,5 @@ export class InProcessExecutor {
         `turn ${turnId} is already running on this executor; wait for its result (resumeTurn is for a turn whose host was lost)`,
       );
     this.active.add(turnId);
-  }
-
-  private unclaim(turnId: string): (error: unknown) => never {
-    return (error) => {
-      this.active.delete(turnId);
-      throw error;
-    };
   }
 }

@@ -66,6 +66,10 @@ export class MemoryJournal implements TurnJournal {
     };
   }
 
+  async read({ turnId }: { turnId: string }): Promise<JournalEntry[]> {
+    return this.entries(turnId);
+  }
+
   /** Entries of a turn, for inspection and tests. */
   entries(turnId: string): JournalEntry[] {
     return structuredClone(this.turns.get(turnId)?.entries ?? []);

@@ -128,6 +128,10 @@ export class SqliteJournal implements TurnJournal {
     };
   }
 
+  async read({ turnId }: { turnId: string }): Promise<JournalEntry[]> {
+    return this.entries(turnId);
+  }
+
   /** Turns that have a lease or entries, for inspection. */
   listTurns(): string[] {
     const rows = this.db

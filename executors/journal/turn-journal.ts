@@ -8,6 +8,12 @@ import type { JournalEntry } from '../../core';
  */
 export interface TurnJournal {
   open(args: OpenJournalArgs): Promise<JournalSession>;
+  /**
+   * The turn's entries so far (none for a turn it does not hold), read without taking the lease:
+   * `InProcessExecutor.watch` replays a finished turn this way. Optional, so journals written
+   * before it still work; without it, watch follows only the turns its executor is running.
+   */
+  read?(args: { turnId: string }): Promise<JournalEntry[]>;
 }
 
 export interface OpenJournalArgs {
