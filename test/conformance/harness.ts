@@ -13,6 +13,7 @@ import type {
   TurnModel,
   TurnObserver,
   TurnResult,
+  TurnWatchEvent,
 } from 'durable-turns';
 
 /** One turn as a conformance case describes it; each executor runs it its own way. */
@@ -37,6 +38,8 @@ export interface TurnSpec {
 export interface RunningTurn {
   result: Promise<TurnResult>;
   cancel(reason?: string): Promise<void>;
+  /** The turn's progress as its executor's `watch` gives it (consume it while the turn runs). */
+  watch(options?: { after?: number; live?: boolean }): AsyncGenerator<TurnWatchEvent>;
 }
 
 /** An executor under test: the in-process one, or turns on Temporal. */

@@ -29,6 +29,7 @@ export const inProcessHarness: ConformanceHarness = {
       result,
       // Without a reason the executor says what the Temporal host says: 'the turn was cancelled'.
       cancel: async (reason) => (reason ? controller.abort(reason) : controller.abort()),
+      watch: (options) => executor.watch(spec.turnId, options),
     };
   },
 };

@@ -6,6 +6,7 @@ import type { ConformanceHarness } from './harness';
 import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
 import { streamingCases } from './streaming.cases';
+import { watchCases } from './watch.cases';
 import { waveCases } from './waves.cases';
 
 /** Every semantic case, written once, run against any executor. */
@@ -18,4 +19,5 @@ export function conformanceSuite(harness: ConformanceHarness): void {
   detectionCases(harness);
   streamingCases(harness);
   edgeCases(harness);
+  watchCases(harness);
 }

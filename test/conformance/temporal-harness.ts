@@ -72,6 +72,8 @@ export const temporalHarness: ConformanceHarness = {
         await stopWorker();
         throw error;
       });
+    // Watchers read through the worker (queries): it stops only once they have ended.
+    const watchers = new Set<Promise<void>>();
     let done = false;
     const result = turn.result().finally(() => {
       done = true;
@@ -105,9 +107,24 @@ export const temporalHarness: ConformanceHarness = {
       result: result.finally(async () => {
         // The approver's last query must finish before the worker and connections go away.
         await approving;
+        await Promise.race([Promise.all(watchers), sleep(10_000)]);
         await stopWorker();
       }),
       cancel: () => turn.cancel(),
+      watch: (options) =>
+        (async function* () {
+          let ended = () => {};
+          watchers.add(
+            new Promise<void>((resolve) => {
+              ended = resolve;
+            }),
+          );
+          try {
+            yield* turn.watch({ intervalMs: 20, ...options });
+          } finally {
+            ended();
+          }
+        })(),
     };
   },
 };
