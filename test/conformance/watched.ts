@@ -20,7 +20,12 @@ export function shownText(events: readonly TurnWatchEvent[]): Map<number, Respon
   for (const event of events) {
     if (event.kind === 'entry') {
       if (event.entry.type === 'model.requested') open.add(event.entry.responseIndex);
-      if (event.entry.type === 'model.responded') open.delete(event.entry.responseIndex);
+      if (event.entry.type === 'model.responded') {
+        open.delete(event.entry.responseIndex);
+        // A response without text or reasoning shows nothing: no delta, and that adds up too.
+        if (!shown.has(event.entry.responseIndex))
+          shown.set(event.entry.responseIndex, { text: '', reasoning: '' });
+      }
       continue;
     }
     if (!open.has(event.responseIndex))
