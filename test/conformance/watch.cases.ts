@@ -68,6 +68,15 @@ function twoResponses(): TurnModel {
   ]);
 }
 
+/** A promise the case resolves once its watcher is open and has seen what it waits for. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 const isDelta = (responseIndex: number) => (event: TurnWatchEvent) =>
   event.kind === 'delta' && event.responseIndex === responseIndex;
 
@@ -93,15 +102,15 @@ export function watchCases(harness: ConformanceHarness): void {
     });
 
     it('shows text and reasoning while the model streams, before each response entry, adding up to the recorded text', async () => {
-      let watcher: Promise<void> = Promise.resolve();
+      const watcher = deferred();
       const turn = await harness.start(
         spec(
           'live',
-          heldAfterFirstDelta(twoResponses(), 1, () => watcher),
+          heldAfterFirstDelta(twoResponses(), 1, () => watcher.promise),
         ),
       );
       const watched = tapped(turn.watch(), isDelta(1));
-      watcher = watched.seen;
+      void watched.seen.then(watcher.resolve);
       const [events, result] = await Promise.all([watched.events, turn.result]);
       expect(result.status).toBe('completed');
       expectWholeAndInOrder(events);
@@ -117,7 +126,7 @@ export function watchCases(harness: ConformanceHarness): void {
     });
 
     it('takes back the text of a request that failed mid-stream with a restart, then shows the retried text', async () => {
-      let watcher: Promise<void> = Promise.resolve();
+      const watcher = deferred();
       let asked = 0;
       const model = scriptedModel([
         () => {
@@ -136,14 +145,14 @@ export function watchCases(harness: ConformanceHarness): void {
       const turn = await harness.start(
         spec(
           'retry',
-          heldAfterFirstDelta(model, 0, () => watcher),
+          heldAfterFirstDelta(model, 0, () => watcher.promise),
           {
             modelRetry: { maxAttempts: 3, initialDelayMs: 20 },
           },
         ),
       );
       const watched = tapped(turn.watch(), isDelta(0));
-      watcher = watched.seen;
+      void watched.seen.then(watcher.resolve);
       const [events, result] = await Promise.all([watched.events, turn.result]);
       expect(asked).toBe(2);
       expect(result.text).toBe('final answer');
@@ -171,13 +180,15 @@ export function watchCases(harness: ConformanceHarness): void {
     it('gives a watcher that opens mid-stream every entry from the first, then the text so far and the rest', async () => {
       let late: Promise<TurnWatchEvent[]> | undefined;
       let running: RunningTurn | undefined;
+      const started = deferred();
       const turn = await harness.start(
         spec(
           'late',
           heldAfterFirstDelta(twoResponses(), 1, async () => {
             // Response 1 has streamed its first delta: the late watcher opens now, and the model
             // goes on once it has seen that text.
-            if (!running) throw new Error('the turn streamed before its start returned');
+            await started.promise;
+            if (!running) throw new Error('unreachable: started resolves once the turn is known');
             const watched = tapped(running.watch(), isDelta(1));
             late = watched.events;
             await watched.seen;
@@ -185,12 +196,45 @@ export function watchCases(harness: ConformanceHarness): void {
         ),
       );
       running = turn;
+      started.resolve();
       const [early, result] = await Promise.all([collect(turn.watch()), turn.result]);
       const lateEvents = await (late ?? Promise.reject(new Error('the late watcher never opened')));
       expect(result.status).toBe('completed');
       expectWholeAndInOrder(lateEvents);
       expect(entriesOf(lateEvents)).toEqual(entriesOf(early));
       expect(shownText(lateEvents)).toEqual(shownText(early));
+      // What had streamed before it opened came to it as one delta, then the rest.
+      expect(lateEvents.find(isDelta(1))).toEqual({
+        kind: 'delta',
+        responseIndex: 1,
+        channel: 'text',
+        offset: 0,
+        delta: 'The ',
+      });
+    });
+
+    it('ends after turn.finished when the turn is cancelled mid-stream: the open response just stops', async () => {
+      const watcher = deferred();
+      const model = scriptedModel([
+        { parts: [text('partial '), text('never shown', 30_000), finish('stop')] },
+      ]);
+      const turn = await harness.start(
+        spec(
+          'cancelled',
+          heldAfterFirstDelta(model, 0, async () => {
+            await watcher.promise;
+            await turn.cancel();
+          }),
+        ),
+      );
+      const watched = tapped(turn.watch(), isDelta(0));
+      void watched.seen.then(watcher.resolve);
+      const [events, result] = await Promise.all([watched.events, turn.result]);
+      expect(result.status).toBe('cancelled');
+      const entries = entriesOf(events);
+      expect(entries.at(-1)?.entry).toMatchObject({ type: 'turn.finished', status: 'cancelled' });
+      expect(entries.some((e) => e.entry.type === 'model.responded')).toBe(false);
+      expect(shownText(events).get(0)?.text).toBe('partial ');
     });
 
     it('with live: false gives the entries only, the same as a live watcher', async () => {
