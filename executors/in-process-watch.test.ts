@@ -41,6 +41,37 @@ describe('InProcessExecutor.watch', () => {
     expect(shownText(events)).toEqual(recordedText(events));
   });
 
+  it('starts a retried request over as soon as its new attempt streams, before any of its text', async () => {
+    let asked = 0;
+    const executor = new InProcessExecutor({
+      tools: [],
+      modelRetry: { maxAttempts: 2, initialDelayMs: 5 },
+      model: scriptedModel([
+        () => {
+          asked += 1;
+          const delta = (text: string): ScriptedPart => ({ type: 'text-delta', delta: text, delayMs: 2 });
+          return asked === 1
+            ? {
+                parts: [
+                  delta('draft '),
+                  { type: 'error', message: 'connection reset', retryable: true, delayMs: 2 },
+                ],
+              }
+            : { parts: [delta('final '), delta('answer'), finish] };
+        },
+      ]),
+    });
+    const result = executor.runTurn({ turnId: 'retried', input: 'go' });
+    const events = await collect(executor.watch('retried'));
+    expect((await result).text).toBe('final answer');
+    expect(events.filter((e) => e.kind !== 'entry')).toEqual([
+      { kind: 'delta', responseIndex: 0, channel: 'text', offset: 0, delta: 'draft ' },
+      { kind: 'restart', responseIndex: 0 },
+      { kind: 'delta', responseIndex: 0, channel: 'text', offset: 0, delta: 'final ' },
+      { kind: 'delta', responseIndex: 0, channel: 'text', offset: 6, delta: 'answer' },
+    ]);
+  });
+
   it('never waits for a watcher that stops reading, and gives it what it missed as one delta, not a gap', async () => {
     const executor = new InProcessExecutor({
       tools: [],
