@@ -62,10 +62,13 @@ export class ChildSpan implements Span {
     /** Owned by the span from here on: valid attribute values only. */
     readonly attributes: Attributes,
     parentContext: Parameters<SpanProcessor['onStart']>[1],
+    /** Wall-clock minus monotonic milliseconds, read when the parent's first child started. */
+    wallOffsetMs: number,
   ) {
-    // As the SDK's spans: the wall clock at the start, the monotonic one for the duration.
-    this.startTime = millisToHrTime(Date.now());
+    // The monotonic clock anchored to the wall clock, as SDK 1.x's AnchoredClock timed a trace's
+    // spans: one clock read where the SDK 2.x makes two.
     this.startMs = performance.now();
+    this.startTime = millisToHrTime(this.startMs + wallOffsetMs);
     for (const processor of processors) processor.onStart(this, parentContext);
   }
 

@@ -39,9 +39,9 @@ function bothWays() {
     made?.end();
   }
   turn.end();
-  const [sdk, ours] = exporter.getFinishedSpans();
-  if (!sdk || !ours) throw new Error('a span was not exported');
-  return { sdk, ours, turn: turn.spanContext() };
+  const [sdk, ours, turnSpan] = exporter.getFinishedSpans();
+  if (!sdk || !ours || !turnSpan) throw new Error('a span was not exported');
+  return { sdk, ours, turn: turnSpan };
 }
 
 /** Every field of the ReadableSpan interface, with the ids and times that differ between two spans. */
@@ -71,7 +71,8 @@ describe('a child span made without the Tracer', () => {
   test('reads, field by field, as the span the SDK makes of it', () => {
     const { sdk, ours, turn } = bothWays();
     expect(readable(ours)).toEqual(readable(sdk));
-    expect(ours.parentSpanContext?.spanId).toBe(turn.spanId);
+    expect(ours.parentSpanContext?.spanId).toBe(turn.spanContext().spanId);
+    expect(nanos(ours.startTime)).toBeGreaterThanOrEqual(nanos(turn.startTime));
     expect(ours.spanContext().spanId).toMatch(/^[0-9a-f]{16}$/);
     expect(ours.spanContext().spanId).not.toBe(sdk.spanContext().spanId);
     expect(nanos(ours.duration)).toBe(nanos(ours.endTime) - nanos(ours.startTime));

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { type Attributes, type Context, type SpanContext, TraceFlags, trace } from '@opentelemetry/api';
 import { getStringFromEnv, type InstrumentationScope, isTracingSuppressed } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
@@ -25,6 +26,8 @@ export class ChildSpans {
   // immutable): a turn's calls share one, and checking a span context's ids takes two regexes.
   private lastParent: Context | undefined;
   private lastParentSpan: SpanContext | undefined;
+  // Re-read with each new parent: children then never start before it (its start is Date.now()).
+  private wallOffsetMs = 0;
 
   constructor({
     processors,
@@ -66,6 +69,7 @@ export class ChildSpans {
     if (parent !== this.lastParent) {
       this.lastParent = parent;
       this.lastParentSpan = sampledParent({ parent });
+      this.wallOffsetMs = Date.now() - performance.now();
     }
     const parentSpan = this.lastParentSpan;
     if (!parentSpan) return undefined;
@@ -75,7 +79,15 @@ export class ChildSpans {
       traceFlags: TraceFlags.SAMPLED,
       traceState: parentSpan.traceState,
     };
-    return new this.Span(this.processors, spanContext, name, parentSpan, attributes, parent);
+    return new this.Span(
+      this.processors,
+      spanContext,
+      name,
+      parentSpan,
+      attributes,
+      parent,
+      this.wallOffsetMs,
+    );
   }
 }
 
