@@ -5,8 +5,8 @@ import {
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-node';
 import { InProcessExecutor, scriptedModel } from 'durable-turns';
-import { createTurnTracing, type TurnTracing } from 'durable-turns/tracing';
-import { check, measureInterleaved, round, sampleMs } from './measure';
+import { createTurnTracing } from 'durable-turns/tracing';
+import { check, measureInterleaved, round, sampleMs, summarize } from './measure';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 
 export const TRACED_CALLS = 1_000;
@@ -23,6 +23,9 @@ class CountingExporter implements SpanExporter {
   async shutdown(): Promise<void> {}
 }
 
+/** What a run runs: tracing off, on, or on but sampled out; a turn of TRACED_CALLS calls or none. */
+type Config = `${'off' | 'on' | 'sampledOut' | 'spacer'}${'Calls' | 'Empty'}`;
+
 const counter = new ExecutionCounter();
 const noop = noopTool(counter);
 
@@ -30,6 +33,9 @@ const noop = noopTool(counter);
  * The dispatch benchmark's turn (1,000 concurrency-safe no-op calls in one response) with tracing
  * off and on (a batching processor, as `OTEL_TRACES_EXPORTER=otlp` makes, in front of an exporter
  * that discards): what the spans of each call — one `execute_tool` per attempt — cost per call.
+ * Both in one process: once the batching processor has exported, the context manager's promise
+ * hooks are on (its export runs in a context), for the untraced turns too — what a process
+ * without any tracing would not pay, and not counted here.
  */
 export async function measureTracingOverhead({
   warmup,
@@ -47,7 +53,14 @@ export async function measureTracingOverhead({
     spanProcessors: [new BatchSpanProcessor(exporter)],
     sampler: new AlwaysOffSampler(),
   });
-  const trial = ({ calls, traced }: { calls: number; traced: TurnTracing | false }) => {
+  // Each run's wall and CPU time, by what it ran. CPU time as well: on a shared machine the wall
+  // clock also counts the time other processes had the core, at ~0.3 µs a call most of the signal.
+  const times = { wallMs: new Map<Config, number[]>(), cpuMs: new Map<Config, number[]>() };
+  const record = (map: Map<Config, number[]>, config: Config, ms: number) =>
+    map.set(config, [...(map.get(config) ?? []), ms]);
+  const trial = (config: Config) => {
+    const calls = config.endsWith('Empty') ? 0 : TRACED_CALLS;
+    const traced = config.startsWith('on') ? tracing : config.startsWith('sampledOut') ? sampledOut : false;
     counter.count = 0;
     const model = scriptedModel(
       calls > 0 ? [{ toolCalls: noopCalls(calls) }, { text: 'done' }] : [{ text: 'done' }],
@@ -62,7 +75,12 @@ export async function measureTracingOverhead({
     let status: string | undefined;
     return {
       run: async () => {
+        const cpu = process.cpuUsage();
+        const wall = performance.now();
         status = (await executor.runTurn({ turnId: 'traced', input: 'go' })).status;
+        record(times.wallMs, config, performance.now() - wall);
+        const used = process.cpuUsage(cpu);
+        record(times.cpuMs, config, (used.user + used.system) / 1000);
       },
       verify: () => {
         check(status === 'completed', `turn ended ${status}`);
@@ -70,29 +88,47 @@ export async function measureTracingOverhead({
       },
     };
   };
-  const samples = await measureInterleaved({
+  // A turn pays part of the garbage collection its predecessor left (promotion, sweeping), and a
+  // 1,000-call turn leaves far more than an empty one: run in the order off, on, the second would
+  // be billed ~0.3 µs a call of the first's — as much as the target. So every timed turn follows
+  // one of its own size (the spacers, untimed in effect, see to that where the size changes), and
+  // off and on swap places every round.
+  let roundsStarted = 0;
+  const swapped = () => roundsStarted % 2 === 0;
+  await measureInterleaved({
     trials: {
-      baselineOff: () => trial({ calls: 0, traced: false }),
-      baselineOn: () => trial({ calls: 0, traced: tracing }),
-      off: () => trial({ calls: TRACED_CALLS, traced: false }),
-      on: () => trial({ calls: TRACED_CALLS, traced: tracing }),
-      baselineSampledOut: () => trial({ calls: 0, traced: sampledOut }),
-      sampledOut: () => trial({ calls: TRACED_CALLS, traced: sampledOut }),
+      spacerCalls: () => {
+        roundsStarted += 1;
+        return trial('spacerCalls');
+      },
+      firstCalls: () => trial(swapped() ? 'onCalls' : 'offCalls'),
+      secondCalls: () => trial(swapped() ? 'offCalls' : 'onCalls'),
+      sampledOutCalls: () => trial('sampledOutCalls'),
+      spacerEmpty: () => trial('spacerEmpty'),
+      firstEmpty: () => trial(swapped() ? 'onEmpty' : 'offEmpty'),
+      secondEmpty: () => trial(swapped() ? 'offEmpty' : 'onEmpty'),
+      sampledOutEmpty: () => trial('sampledOutEmpty'),
     },
     warmup,
     runs,
     onProgress: (m) => log(`tracing: ${m}`),
   });
   await tracing.forceFlush();
+  const sample = (map: Map<Config, number[]>, config: Config) =>
+    summarize((map.get(config) ?? []).slice(warmup));
+  const wall = (config: Config) => sample(times.wallMs, config);
+  const cpu = (config: Config) => sample(times.cpuMs, config);
   const perCall = (turn: number, baseline: number) => ((turn - baseline) * 1_000) / TRACED_CALLS;
-  const offUs = perCall(samples.off.medianMs, samples.baselineOff.medianMs);
-  const onUs = perCall(samples.on.medianMs, samples.baselineOn.medianMs);
+  const offUs = perCall(wall('offCalls').medianMs, wall('offEmpty').medianMs);
+  const onUs = perCall(wall('onCalls').medianMs, wall('onEmpty').medianMs);
   const overheadPercent = ((onUs - offUs) / offUs) * 100;
-  const sampledOutUs = perCall(samples.sampledOut.medianMs, samples.baselineSampledOut.medianMs);
+  const sampledOutUs = perCall(wall('sampledOutCalls').medianMs, wall('sampledOutEmpty').medianMs);
   // From the fastest runs, as the dispatch report's bestUsPerCall: what a quiet machine gets.
   const bestExtraUs =
-    perCall(samples.on.minMs, samples.baselineOn.minMs) -
-    perCall(samples.off.minMs, samples.baselineOff.minMs);
+    perCall(wall('onCalls').minMs, wall('onEmpty').minMs) -
+    perCall(wall('offCalls').minMs, wall('offEmpty').minMs);
+  const cpuOffUs = perCall(cpu('offCalls').medianMs, cpu('offEmpty').medianMs);
+  const cpuExtraUs = perCall(cpu('onCalls').medianMs, cpu('onEmpty').medianMs) - cpuOffUs;
   await tracing.shutdown();
   await sampledOut.shutdown();
   return {
@@ -107,11 +143,15 @@ export async function measureTracingOverhead({
     extraUsPerCall: round(onUs - offUs),
     overheadPercent: round(overheadPercent, 1),
     bestExtraUsPerCall: round(bestExtraUs),
+    /** The same from the runs' CPU time (medians): what tracing costs, less what the machine's other load adds. */
+    cpuUsPerCallOff: round(cpuOffUs),
+    cpuExtraUsPerCall: round(cpuExtraUs),
+    cpuOverheadPercent: round((cpuExtraUs / cpuOffUs) * 100, 1),
     /** Turns a sampler leaves out: their spans are not recorded. */
     sampledOutExtraUsPerCall: round(sampledOutUs - offUs),
     /** Per turn: the invoke_agent and chat spans. */
-    extraMsPerTurn: round(samples.baselineOn.medianMs - samples.baselineOff.medianMs),
-    turnMs: { off: sampleMs(samples.off), on: sampleMs(samples.on) },
+    extraMsPerTurn: round(wall('onEmpty').medianMs - wall('offEmpty').medianMs),
+    turnMs: { off: sampleMs(wall('offCalls')), on: sampleMs(wall('onCalls')) },
     spansExported: exporter.spans,
     targetOverheadPercent: TARGET_OVERHEAD_PERCENT,
     meetsTarget: overheadPercent <= TARGET_OVERHEAD_PERCENT,

@@ -1,6 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import { type HostEvent, runToolAttempt, type ToolStart } from '../core';
-import { traceToolAttempt } from '../tracing/trace-tool-attempt';
+import { endToolAttemptSpan, startToolAttemptSpan } from '../tracing/trace-tool-attempt';
 import type { TurnHost } from './turn-host';
 
 /**
@@ -30,28 +30,32 @@ export class InProcessTools {
     const { attempt } = start;
     // runToolAttempt never rejects: every way an attempt can end is a result.
     const { signal } = this.controller;
-    void traceToolAttempt({
-      tracing: this.host.tracing,
-      turnId: this.turnId,
-      call: start.call,
-      attempt,
-      parent: this.traceParent,
-      run: () =>
-        runToolAttempt({
+    const { tracing } = this.host;
+    // The span ends in this attempt's one `then`, not in one of its own (a promise per call more).
+    const span = tracing
+      ? startToolAttemptSpan({
+          tracing,
           turnId: this.turnId,
           call: start.call,
           attempt,
-          approved: start.approved,
-          idempotencyKey: start.idempotencyKey,
-          timeoutMs: start.timeoutMs,
-          registry: this.host.registry,
-          hooks: this.host.hooks,
-          observers: this.host.observers,
-          health: this.host.health,
-          timers: this.host.timers,
-          signal,
-        }),
+          parent: this.traceParent,
+        })
+      : undefined;
+    void runToolAttempt({
+      turnId: this.turnId,
+      call: start.call,
+      attempt,
+      approved: start.approved,
+      idempotencyKey: start.idempotencyKey,
+      timeoutMs: start.timeoutMs,
+      registry: this.host.registry,
+      hooks: this.host.hooks,
+      observers: this.host.observers,
+      health: this.host.health,
+      timers: this.host.timers,
+      signal,
     }).then(({ result, durationMs }) => {
+      if (span && tracing) endToolAttemptSpan({ tracing, span, result });
       this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
       this.running -= 1;
       if (this.running === 0) this.allDone?.();

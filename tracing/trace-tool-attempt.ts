@@ -1,7 +1,7 @@
-import { type Context, context, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { type Context, context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { AttemptResult, PreparedCall } from '../core';
 import { genAi, genAiOperation, turnAttributes } from './gen-ai-attributes';
-import type { TurnTracing } from './turn-tracing';
+import { childSpansOf, type TurnTracing } from './turn-tracing';
 
 /**
  * Runs one attempt of a tool call inside an `execute_tool {tool}` span (GenAI conventions: tool
@@ -11,9 +11,18 @@ import type { TurnTracing } from './turn-tracing';
  *
  * The span is a child of `parent` (default: the active context) but is not made active itself:
  * on Node 20 running code in a context turns on promise hooks that slow every await of the turn,
- * which for quick tools would cost more than the span (bench/tracing-overhead.ts).
+ * which for quick tools would cost more than the span (bench/tracing-overhead.ts). For the same
+ * reason it is made by ChildSpans where it can be, and the attempt's promise gets one `then`, no
+ * async function around it.
  */
-export function traceToolAttempt<T extends { result: AttemptResult }>(args: {
+export function traceToolAttempt<T extends { result: AttemptResult }>({
+  tracing,
+  turnId,
+  call,
+  attempt,
+  parent,
+  run,
+}: {
   tracing: TurnTracing | undefined;
   turnId: string;
   call: PreparedCall;
@@ -23,46 +32,97 @@ export function traceToolAttempt<T extends { result: AttemptResult }>(args: {
   run: () => Promise<T>;
 }): Promise<T> {
   // Untraced, the attempt's own promise: not even a tick more.
-  return args.tracing ? traced({ ...args, tracing: args.tracing }) : args.run();
+  if (!tracing) return run();
+  const span = startToolAttemptSpan({ tracing, turnId, call, attempt, parent });
+  // runToolAttempt never rejects; should a host's wrapper, the span still ends.
+  return run().then(
+    (ran) => {
+      endToolAttemptSpan({ tracing, span, result: ran.result });
+      return ran;
+    },
+    (error: unknown) => {
+      span.end();
+      throw error;
+    },
+  );
 }
 
-async function traced<T extends { result: AttemptResult }>({
+/** The attempt's attributes: literal keys (a computed one makes the object literal slow to build). */
+type AttemptAttributes = {
+  [genAi.operationName]: string;
+  [genAi.toolName]: string;
+  [genAi.toolType]: string;
+  [genAi.toolCallId]: string;
+  [turnAttributes.turnId]: string;
+  [turnAttributes.toolAttempt]: number;
+  [genAi.toolCallArguments]?: string;
+};
+
+// Read once: under tsx (the benchmarks) every use of another module's export is a getter call.
+const { toolStatus } = turnAttributes;
+const { errorType, toolCallArguments, toolCallResult } = genAi;
+const { executeTool } = genAiOperation;
+let lastTool = '';
+let lastName = '';
+
+/** `execute_tool {tool}`, made once per run of calls of one tool rather than once per call. */
+function spanName({ toolName }: { toolName: string }): string {
+  if (toolName !== lastTool) {
+    lastTool = toolName;
+    lastName = `${executeTool} ${toolName}`;
+  }
+  return lastName;
+}
+
+/**
+ * traceToolAttempt's span, for a host that has a `then` on the attempt's promise anyway (one
+ * promise fewer per call): started now, ended by endToolAttemptSpan with the attempt's result.
+ */
+export function startToolAttemptSpan({
   tracing,
   turnId,
   call,
   attempt,
-  parent,
-  run,
-}: Parameters<typeof traceToolAttempt<T>>[0] & { tracing: TurnTracing }): Promise<T> {
-  const span = tracing.tracer.startSpan(
-    `${genAiOperation.executeTool} ${call.toolName}`,
-    {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [genAi.operationName]: genAiOperation.executeTool,
-        [genAi.toolName]: call.toolName,
-        [genAi.toolType]: 'function',
-        [genAi.toolCallId]: call.toolCallId,
-        [turnAttributes.turnId]: turnId,
-        [turnAttributes.toolAttempt]: attempt,
-        ...(tracing.captureMessageContent ? { [genAi.toolCallArguments]: JSON.stringify(call.input) } : {}),
-      },
-    },
-    parent ?? context.active(),
+  parent = context.active(),
+}: {
+  tracing: TurnTracing;
+  turnId: string;
+  call: PreparedCall;
+  attempt: number;
+  /** The trace context the span belongs to (default: the active one). */
+  parent?: Context | undefined;
+}): Span {
+  const name = spanName({ toolName: call.toolName });
+  const attributes: AttemptAttributes = {
+    'gen_ai.operation.name': executeTool,
+    'gen_ai.tool.name': call.toolName,
+    'gen_ai.tool.type': 'function',
+    'gen_ai.tool.call.id': call.toolCallId,
+    'durable_turns.turn.id': turnId,
+    'durable_turns.tool.attempt': attempt,
+  };
+  if (tracing.captureMessageContent) attributes[toolCallArguments] = JSON.stringify(call.input);
+  return (
+    childSpansOf({ tracing })?.start({ name, parent, attributes }) ??
+    tracing.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, parent)
   );
-  // runToolAttempt never rejects; should a host's wrapper, the span still ends.
-  try {
-    const ran = await run();
-    const { result } = ran;
-    span.setAttribute(turnAttributes.toolStatus, result.status);
-    if (result.status === 'error' || result.status === 'interrupted') {
-      span.setAttribute(genAi.errorType, result.errorType);
-      span.setStatus({ code: SpanStatusCode.ERROR, message: result.errorType });
-    }
-    if (tracing.captureMessageContent && 'content' in result)
-      span.setAttribute(genAi.toolCallResult, JSON.stringify(result.content) ?? 'null');
-    return ran;
-  } finally {
-    span.end();
+}
+
+export function endToolAttemptSpan({
+  tracing,
+  span,
+  result,
+}: {
+  tracing: TurnTracing;
+  span: Span;
+  result: AttemptResult;
+}): void {
+  span.setAttribute(toolStatus, result.status);
+  if (result.status === 'error' || result.status === 'interrupted') {
+    span.setAttribute(errorType, result.errorType);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: result.errorType });
   }
+  if (tracing.captureMessageContent && 'content' in result)
+    span.setAttribute(toolCallResult, JSON.stringify(result.content) ?? 'null');
+  span.end();
 }

@@ -12,6 +12,8 @@ import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { durableTurnsVersion } from '../worker/installed-versions';
 import { captureMessageContentFromEnv } from './capture-message-content';
+import { ChildSpans } from './child-spans';
+import { PooledRandomIdGenerator } from './pooled-random-id-generator';
 
 /**
  * Where a turn's spans go: the tracer for the worker's and client's own spans, and the processors
@@ -54,20 +56,45 @@ export function createTurnTracing({
     .merge(resourceFromAttributes({ 'service.name': 'durable-turns' }))
     .merge(detectResources({ detectors: [envDetector] }))
     .merge(resource ?? null);
+  const idGenerator = new PooledRandomIdGenerator();
   const provider = new NodeTracerProvider({
     resource: merged,
     spanProcessors: [...spanProcessors],
+    idGenerator,
     ...(sampler ? { sampler } : {}),
   });
   installGlobalContext();
-  return {
-    tracer: provider.getTracer('durable-turns', durableTurnsVersion()),
+  const version = durableTurnsVersion();
+  const tracing: TurnTracing = {
+    tracer: provider.getTracer('durable-turns', version),
     spanProcessors,
     resource: merged,
     captureMessageContent,
     forceFlush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
   };
+  if (ChildSpans.applicable({ sampler }))
+    childSpans.set(
+      tracing,
+      new ChildSpans({
+        processors: [...spanProcessors],
+        resource: merged,
+        // As the Tracer names its spans' scope.
+        instrumentationScope: { name: 'durable-turns', version, schemaUrl: undefined },
+        ids: idGenerator,
+      }),
+    );
+  return tracing;
+}
+
+const childSpans = new WeakMap<TurnTracing, ChildSpans>();
+
+/**
+ * How spans that are children of a sampled span can be made without the Tracer (ChildSpans), if
+ * this tracing allows it; a TurnTracing made elsewhere has only its tracer.
+ */
+export function childSpansOf({ tracing }: { tracing: TurnTracing }): ChildSpans | undefined {
+  return childSpans.get(tracing);
 }
 
 let installed = false;
