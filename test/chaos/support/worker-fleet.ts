@@ -81,6 +81,10 @@ export class WorkerFleet {
       { cwd: path.join(__dirname, '../../..'), stdio: ['pipe', 'pipe', 'pipe'], detached: true },
     );
     this.all.push(child);
+    // A worker that dies before it reads RUN (killed at the end of a test, or crashed) leaves the
+    // write to its stdin failing with EPIPE: an unhandled stream error would take the test process
+    // down, while the worker's exit is what the fleet reports.
+    child.stdin?.on('error', () => {});
     const spawned = Date.now();
     let stderr = '';
     child.stderr?.on('data', (d) => {
