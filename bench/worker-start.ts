@@ -1,11 +1,18 @@
 /**
  * Worker start benchmark: how long a fresh worker process takes from `createTurnWorker` to its
  * first completed workflow task, bundling the turn workflow at start (webpack) versus loading a
- * bundle built ahead (`buildTurnWorkflowBundle`). Each run is a fresh process (the bundle is
- * memoized per process), the two kinds interleaved, against one dev server this script starts.
- * Prints one JSON object to stdout (progress on stderr) and writes it to bench/results/worker-start.json.
+ * bundle built ahead (`buildTurnWorkflowBundle`), and that prebuilt bundle versus one built with
+ * Temporal's own webpack config (`bundleWorkflowCode` as it comes: full inline source map with the
+ * sources' text, no tree shaking — how turn bundles were built before turnWorkflowWebpackConfig).
+ * Each run is a fresh process (the bundle is memoized per process), the kinds interleaved, against
+ * one dev server this script starts. Prints one JSON object to stdout (progress on stderr) and
+ * writes it to bench/results/worker-start.json.
  *
  *   npx tsx bench/worker-start.ts      (BENCH_QUICK=1 for a fast smoke run; BENCH_RUNS=n runs per kind)
+ *
+ * BENCH_BUNDLE_FROM=dist builds the two prebuilt bundles from the compiled dist/ (what `npm run
+ * build` ships; run it first) rather than from the TypeScript sources; bundling at start is always
+ * from the sources (the child loads durable-turns through tsx).
  *
  * Before each run a turn is started with no worker polling, so its first workflow task waits; the
  * child then creates the worker and times, in its own clock, until the first model request, and reads
@@ -13,12 +20,13 @@
  */
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { z } from 'zod';
-import { buildTurnWorkflowBundle } from '../worker/build-turn-workflow-bundle';
+import { bundleSizes } from './bundle-sizes';
 import { eventTimeMs } from './history-profile';
 import { check, machineInfo, round, sampleMs, summarize } from './measure';
 import { openBenchTemporal, serverSettled } from './temporal-env';
@@ -27,8 +35,10 @@ const quick = process.env.BENCH_QUICK === '1';
 const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 2 : 7));
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const kinds = ['bundle-at-start', 'prebuilt'] as const;
+const kinds = ['bundle-at-start', 'prebuilt', 'prebuilt-sdk-webpack'] as const;
 type Kind = (typeof kinds)[number];
+type PrebuiltKind = Exclude<Kind, 'bundle-at-start'>;
+const bundleFrom = z.enum(['source', 'dist']).parse(process.env.BENCH_BUNDLE_FROM ?? 'source');
 
 const childResultSchema = z.object({
   kind: z.enum(kinds),
@@ -79,11 +89,11 @@ async function child(kind: Kind): Promise<void> {
     taskQueue,
     tools: [],
     models: [model],
-    workflowBundlePath: kind === 'prebuilt' ? (process.env.BENCH_BUNDLE_PATH ?? '') : false,
+    workflowBundlePath: kind === 'bundle-at-start' ? false : (process.env.BENCH_BUNDLE_PATH ?? ''),
   });
   const created = performance.now();
   check(
-    worker.workflowBundle.kind === (kind === 'prebuilt' ? 'prebuilt' : 'bundled-at-start'),
+    worker.workflowBundle.kind === (kind === 'bundle-at-start' ? 'bundled-at-start' : 'prebuilt'),
     `a ${kind} run used ${JSON.stringify(worker.workflowBundle)}`,
   );
   const result = await worker.runUntil(turn.result());
@@ -111,14 +121,14 @@ async function child(kind: Kind): Promise<void> {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
-function runChild({ kind, address, bundlePath }: { kind: Kind; address: string; bundlePath: string }) {
+function runChild({ kind, address, bundlePath }: { kind: Kind; address: string; bundlePath?: string }) {
   return new Promise<ChildResult>((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', __filename], {
       env: {
         ...process.env,
         BENCH_WORKER_START_CHILD: kind,
         BENCH_TEMPORAL_ADDRESS: address,
-        BENCH_BUNDLE_PATH: bundlePath,
+        BENCH_BUNDLE_PATH: bundlePath ?? '',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -145,6 +155,52 @@ function runChild({ kind, address, bundlePath }: { kind: Kind; address: string; 
 
 const summary = (values: number[]) => sampleMs(summarize(values));
 
+type WorkerModules = {
+  interceptors: typeof import('../worker/workflow-interceptor-modules');
+  build: typeof import('../worker/build-turn-workflow-bundle');
+  write: typeof import('../worker/write-turn-workflow-bundle');
+};
+
+/** The worker modules the prebuilt bundles are built with: the sources, or their compiled dist/. */
+function workerModules(): { root: string; modules: WorkerModules } {
+  const root = bundleFrom === 'dist' ? join(__dirname, '..', 'dist') : join(__dirname, '..');
+  const load = (name: string): unknown => require(join(root, 'worker', name));
+  return {
+    root,
+    modules: {
+      interceptors: load('workflow-interceptor-modules') as WorkerModules['interceptors'],
+      build: load('build-turn-workflow-bundle') as WorkerModules['build'],
+      write: load('write-turn-workflow-bundle') as WorkerModules['write'],
+    },
+  };
+}
+
+/** Both prebuilt bundles, in `dir`, with how long each took to build. */
+async function buildPrebuiltBundles({ dir }: { dir: string }) {
+  const { root, modules } = workerModules();
+  const built = {} as Record<PrebuiltKind, { codePath: string; buildMs: number }>;
+  let started = performance.now();
+  const ours = await modules.build.buildTurnWorkflowBundle({ outFile: join(dir, 'turn-workflows.js') });
+  built.prebuilt = { codePath: ours.codePath, buildMs: performance.now() - started };
+  // Second, so it gets the warmer process (webpack loaded): the comparison errs in its favour.
+  started = performance.now();
+  const interceptorModuleIds = modules.interceptors.workflowInterceptorModuleIds();
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve(join(root, 'workflows')),
+    workflowInterceptorModules: interceptorModuleIds.map((id) =>
+      modules.interceptors.resolveWorkflowInterceptorModule({ id }),
+    ),
+    logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: log, error: log },
+  });
+  const sdk = await modules.write.writeTurnWorkflowBundle({
+    code,
+    outFile: join(dir, 'sdk-webpack.js'),
+    interceptorModuleIds,
+  });
+  built['prebuilt-sdk-webpack'] = { codePath: sdk.codePath, buildMs: performance.now() - started };
+  return built;
+}
+
 async function main() {
   const loadBefore = loadavg()[0] ?? 0;
   const benchStarted = performance.now();
@@ -152,18 +208,18 @@ async function main() {
   const temporalEnv = await openBenchTemporal(log);
   const results: ChildResult[] = [];
   let failure: unknown;
-  let buildMs = Number.NaN;
+  let built: Awaited<ReturnType<typeof buildPrebuiltBundles>> | undefined;
   try {
-    const buildStarted = performance.now();
-    const { codePath } = await buildTurnWorkflowBundle({ outFile: join(dir, 'turn-workflows.js') });
-    buildMs = performance.now() - buildStarted;
-    log(`bundle built ahead in ${Math.round(buildMs)} ms`);
+    built = await buildPrebuiltBundles({ dir });
+    for (const [kind, { buildMs }] of Object.entries(built))
+      log(`${kind} bundle built in ${Math.round(buildMs)} ms`);
     for (let round = 0; round < RUNS; round += 1) {
       // Alternate which kind goes first, so drift in load does not favour one.
       const order = round % 2 === 0 ? kinds : [...kinds].reverse();
       for (const kind of order) {
         await serverSettled(temporalEnv.serverPid);
-        const result = await runChild({ kind, address: temporalEnv.address, bundlePath: codePath });
+        const bundlePath = kind === 'bundle-at-start' ? undefined : built[kind].codePath;
+        const result = await runChild({ kind, address: temporalEnv.address, bundlePath });
         log(
           `${kind}: first workflow task ${result.startToFirstWorkflowTaskMs} ms after createTurnWorker (create ${result.createMs} ms)`,
         );
@@ -175,8 +231,13 @@ async function main() {
     log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   } finally {
     await temporalEnv.close();
-    rmSync(dir, { recursive: true, force: true });
   }
+  const sizeOf = (codePath: string) => bundleSizes({ code: readFileSync(codePath, 'utf8') });
+  const sizes = built && {
+    prebuilt: sizeOf(built.prebuilt.codePath),
+    prebuiltSdkWebpack: sizeOf(built['prebuilt-sdk-webpack'].codePath),
+  };
+  rmSync(dir, { recursive: true, force: true });
 
   const of = (kind: Kind, key: Exclude<keyof ChildResult, 'kind'>) =>
     results.filter((r) => r.kind === kind).map((r) => r[key]);
@@ -191,7 +252,9 @@ async function main() {
   });
   const before = byKind('bundle-at-start');
   const after = byKind('prebuilt');
+  const sdkWebpack = byKind('prebuilt-sdk-webpack');
   const ratio = (key: keyof typeof before) => round(before[key].median / after[key].median, 2);
+  const overSdk = (key: keyof typeof before) => round(sdkWebpack[key].median / after[key].median, 2);
   const full = {
     machine: machineInfo(loadBefore),
     temporal: {
@@ -204,9 +267,22 @@ async function main() {
     ...(failure === undefined
       ? {}
       : { failure: failure instanceof Error ? failure.message : String(failure) }),
-    bundleBuildAheadMs: round(buildMs, 0),
+    bundleFrom,
+    bundleBuildAheadMs: {
+      prebuilt: round(built?.prebuilt.buildMs ?? Number.NaN, 0),
+      prebuiltSdkWebpack: round(built?.['prebuilt-sdk-webpack'].buildMs ?? Number.NaN, 0),
+    },
+    bundleSizes: sizes,
     bundleAtStart: before,
     prebuilt: after,
+    prebuiltSdkWebpack: sdkWebpack,
+    /** Temporal's webpack config over ours, both prebuilt, of the medians: how many times longer. */
+    sdkWebpackOverPrebuilt: {
+      totalBytes: sizes ? round(sizes.prebuiltSdkWebpack.totalBytes / sizes.prebuilt.totalBytes, 2) : null,
+      createMs: overSdk('createMs'),
+      firstTaskRunMs: overSdk('firstTaskRunMs'),
+      startToFirstWorkflowTask: overSdk('startToFirstWorkflowTaskMs'),
+    },
     /** Bundling at start over prebuilt, of the medians: how many times longer the first task waits. */
     ratio: {
       startToFirstWorkflowTask: ratio('startToFirstWorkflowTaskMs'),
