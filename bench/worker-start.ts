@@ -37,7 +37,10 @@ const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
 const kinds = ['bundle-at-start', 'prebuilt', 'prebuilt-sdk-webpack'] as const;
 type Kind = (typeof kinds)[number];
-type PrebuiltKind = Exclude<Kind, 'bundle-at-start'>;
+const prebuiltKinds = ['prebuilt', 'prebuilt-sdk-webpack'] as const;
+type PrebuiltKind = (typeof prebuiltKinds)[number];
+/** Fresh-process builds of each prebuilt kind (BENCH_BUILD_RUNS). */
+const BUILD_RUNS = Number(process.env.BENCH_BUILD_RUNS ?? (quick ? 1 : 3));
 const bundleFrom = z.enum(['source', 'dist']).parse(process.env.BENCH_BUNDLE_FROM ?? 'source');
 
 const childResultSchema = z.object({
@@ -46,6 +49,11 @@ const childResultSchema = z.object({
   processToCreateMs: z.number(),
   /** createTurnWorker called → it returned (bundling or loading the bundle, then Worker.create). */
   createMs: z.number(),
+  /**
+   * CPU time this process (all its threads: the workflow thread's start too) spent meanwhile: less
+   * swayed by other processes' load than createMs, on a busy machine.
+   */
+  createCpuMs: z.number(),
   /** createTurnWorker called → the first workflow task completed (server's event time). */
   startToFirstWorkflowTaskMs: z.number(),
   /** createTurnWorker returned → the server handed the worker the waiting workflow task (polling, matching). */
@@ -84,6 +92,7 @@ async function child(kind: Kind): Promise<void> {
     },
   ]);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const worker = await createTurnWorker({
     connection: native,
     taskQueue,
@@ -92,6 +101,7 @@ async function child(kind: Kind): Promise<void> {
     workflowBundlePath: kind === 'bundle-at-start' ? false : (process.env.BENCH_BUNDLE_PATH ?? ''),
   });
   const created = performance.now();
+  const createCpu = process.cpuUsage(cpuBefore);
   check(
     worker.workflowBundle.kind === (kind === 'bundle-at-start' ? 'bundled-at-start' : 'prebuilt'),
     `a ${kind} run used ${JSON.stringify(worker.workflowBundle)}`,
@@ -110,6 +120,7 @@ async function child(kind: Kind): Promise<void> {
     kind,
     processToCreateMs: round(started, 1),
     createMs: round(created - started, 1),
+    createCpuMs: round((createCpu.user + createCpu.system) / 1000, 1),
     startToFirstWorkflowTaskMs: round(eventTimeMs(firstTask) - startedEpoch, 1),
     createdToFirstTaskStartedMs: round(eventTimeMs(firstTaskStarted) - (performance.timeOrigin + created), 1),
     firstTaskRunMs: round(eventTimeMs(firstTask) - eventTimeMs(firstTaskStarted), 1),
@@ -121,15 +132,11 @@ async function child(kind: Kind): Promise<void> {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
-function runChild({ kind, address, bundlePath }: { kind: Kind; address: string; bundlePath?: string }) {
-  return new Promise<ChildResult>((resolve, reject) => {
+/** Runs this script in a fresh process with `env` added; resolves with the JSON of its last stdout line. */
+function runProcess({ label, env }: { label: string; env: Record<string, string> }) {
+  return new Promise<unknown>((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', __filename], {
-      env: {
-        ...process.env,
-        BENCH_WORKER_START_CHILD: kind,
-        BENCH_TEMPORAL_ADDRESS: address,
-        BENCH_BUNDLE_PATH: bundlePath ?? '',
-      },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -143,14 +150,27 @@ function runChild({ kind, address, bundlePath }: { kind: Kind; address: string; 
     proc.on('error', reject);
     proc.on('exit', (code) => {
       const line = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0) return reject(new Error(`${kind} child exited ${code}: ${err.slice(-2_000)}`));
+      if (code !== 0) return reject(new Error(`${label} exited ${code}: ${err.slice(-2_000)}`));
       try {
-        resolve(childResultSchema.parse(JSON.parse(line)));
+        resolve(JSON.parse(line));
       } catch (error) {
-        reject(new Error(`${kind} child printed no result (${String(error)}): ${out.slice(-500)}`));
+        reject(new Error(`${label} printed no result (${String(error)}): ${out.slice(-500)}`));
       }
     });
   });
+}
+
+async function runChild({ kind, address, bundlePath }: { kind: Kind; address: string; bundlePath?: string }) {
+  return childResultSchema.parse(
+    await runProcess({
+      label: `${kind} child`,
+      env: {
+        BENCH_WORKER_START_CHILD: kind,
+        BENCH_TEMPORAL_ADDRESS: address,
+        BENCH_BUNDLE_PATH: bundlePath ?? '',
+      },
+    }),
+  );
 }
 
 const summary = (values: number[]) => sampleMs(summarize(values));
@@ -175,15 +195,13 @@ function workerModules(): { root: string; modules: WorkerModules } {
   };
 }
 
-/** Both prebuilt bundles, in `dir`, with how long each took to build. */
-async function buildPrebuiltBundles({ dir }: { dir: string }) {
+/** Builds one kind of prebuilt bundle to `outFile` (in this process): ours, or with Temporal's config. */
+async function buildBundle({ kind, outFile }: { kind: PrebuiltKind; outFile: string }): Promise<void> {
   const { root, modules } = workerModules();
-  const built = {} as Record<PrebuiltKind, { codePath: string; buildMs: number }>;
-  let started = performance.now();
-  const ours = await modules.build.buildTurnWorkflowBundle({ outFile: join(dir, 'turn-workflows.js') });
-  built.prebuilt = { codePath: ours.codePath, buildMs: performance.now() - started };
-  // Second, so it gets the warmer process (webpack loaded): the comparison errs in its favour.
-  started = performance.now();
+  if (kind === 'prebuilt') {
+    await modules.build.buildTurnWorkflowBundle({ outFile });
+    return;
+  }
   const interceptorModuleIds = modules.interceptors.workflowInterceptorModuleIds();
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve(join(root, 'workflows')),
@@ -192,13 +210,55 @@ async function buildPrebuiltBundles({ dir }: { dir: string }) {
     ),
     logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: log, error: log },
   });
-  const sdk = await modules.write.writeTurnWorkflowBundle({
-    code,
-    outFile: join(dir, 'sdk-webpack.js'),
-    interceptorModuleIds,
-  });
-  built['prebuilt-sdk-webpack'] = { codePath: sdk.codePath, buildMs: performance.now() - started };
-  return built;
+  await modules.write.writeTurnWorkflowBundle({ code, outFile, interceptorModuleIds });
+}
+
+const buildResultSchema = z.object({
+  kind: z.enum(prebuiltKinds),
+  buildMs: z.number(),
+  buildCpuMs: z.number(),
+});
+
+/** A fresh process bundles one kind, as a worker bundling at start would (webpack loaded cold). */
+async function buildChild(kind: PrebuiltKind): Promise<void> {
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await buildBundle({ kind, outFile: process.env.BENCH_BUNDLE_OUT ?? '' });
+  const cpu = process.cpuUsage(cpuBefore);
+  const report: z.infer<typeof buildResultSchema> = {
+    kind,
+    buildMs: round(performance.now() - started, 0),
+    buildCpuMs: round((cpu.user + cpu.system) / 1000, 0),
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+/**
+ * Both prebuilt bundles, in `dir`, each built BUILD_RUNS times in fresh processes (interleaved),
+ * so their build times compare what bundling at start costs with either config.
+ */
+async function buildPrebuiltBundles({ dir }: { dir: string }) {
+  const codePaths = {
+    prebuilt: join(dir, 'turn-workflows.js'),
+    'prebuilt-sdk-webpack': join(dir, 'sdk-webpack.js'),
+  } satisfies Record<PrebuiltKind, string>;
+  const buildMs: Record<PrebuiltKind, number[]> = { prebuilt: [], 'prebuilt-sdk-webpack': [] };
+  const buildCpuMs: Record<PrebuiltKind, number[]> = { prebuilt: [], 'prebuilt-sdk-webpack': [] };
+  for (let round = 0; round < BUILD_RUNS; round += 1) {
+    const order = round % 2 === 0 ? prebuiltKinds : [...prebuiltKinds].reverse();
+    for (const kind of order) {
+      const result = buildResultSchema.parse(
+        await runProcess({
+          label: `${kind} build`,
+          env: { BENCH_WORKER_START_BUILD: kind, BENCH_BUNDLE_OUT: codePaths[kind] },
+        }),
+      );
+      log(`${kind} bundle built in ${result.buildMs} ms, ${result.buildCpuMs} ms of CPU (fresh process)`);
+      buildMs[kind].push(result.buildMs);
+      buildCpuMs[kind].push(result.buildCpuMs);
+    }
+  }
+  return { codePaths, buildMs, buildCpuMs };
 }
 
 async function main() {
@@ -207,23 +267,26 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-worker-start-'));
   const temporalEnv = await openBenchTemporal(log);
   const results: ChildResult[] = [];
+  /** Each round's runs by kind: the kinds of one round ran back to back, under the same load. */
+  const rounds: Partial<Record<Kind, ChildResult>>[] = [];
   let failure: unknown;
   let built: Awaited<ReturnType<typeof buildPrebuiltBundles>> | undefined;
   try {
     built = await buildPrebuiltBundles({ dir });
-    for (const [kind, { buildMs }] of Object.entries(built))
-      log(`${kind} bundle built in ${Math.round(buildMs)} ms`);
     for (let round = 0; round < RUNS; round += 1) {
       // Alternate which kind goes first, so drift in load does not favour one.
       const order = round % 2 === 0 ? kinds : [...kinds].reverse();
+      const thisRound: Partial<Record<Kind, ChildResult>> = {};
+      rounds.push(thisRound);
       for (const kind of order) {
         await serverSettled(temporalEnv.serverPid);
-        const bundlePath = kind === 'bundle-at-start' ? undefined : built[kind].codePath;
+        const bundlePath = kind === 'bundle-at-start' ? undefined : built.codePaths[kind];
         const result = await runChild({ kind, address: temporalEnv.address, bundlePath });
         log(
-          `${kind}: first workflow task ${result.startToFirstWorkflowTaskMs} ms after createTurnWorker (create ${result.createMs} ms)`,
+          `${kind}: first workflow task ${result.startToFirstWorkflowTaskMs} ms after createTurnWorker (create ${result.createMs} ms, ${result.createCpuMs} ms of CPU)`,
         );
         results.push(result);
+        thisRound[kind] = result;
       }
     }
   } catch (error) {
@@ -234,8 +297,8 @@ async function main() {
   }
   const sizeOf = (codePath: string) => bundleSizes({ code: readFileSync(codePath, 'utf8') });
   const sizes = built && {
-    prebuilt: sizeOf(built.prebuilt.codePath),
-    prebuiltSdkWebpack: sizeOf(built['prebuilt-sdk-webpack'].codePath),
+    prebuilt: sizeOf(built.codePaths.prebuilt),
+    prebuiltSdkWebpack: sizeOf(built.codePaths['prebuilt-sdk-webpack']),
   };
   rmSync(dir, { recursive: true, force: true });
 
@@ -244,6 +307,7 @@ async function main() {
   const byKind = (kind: Kind) => ({
     startToFirstWorkflowTaskMs: summary(of(kind, 'startToFirstWorkflowTaskMs')),
     createMs: summary(of(kind, 'createMs')),
+    createCpuMs: summary(of(kind, 'createCpuMs')),
     createdToFirstTaskStartedMs: summary(of(kind, 'createdToFirstTaskStartedMs')),
     firstTaskRunMs: summary(of(kind, 'firstTaskRunMs')),
     startToFirstModelRequestMs: summary(of(kind, 'startToFirstModelRequestMs')),
@@ -255,6 +319,11 @@ async function main() {
   const sdkWebpack = byKind('prebuilt-sdk-webpack');
   const ratio = (key: keyof typeof before) => round(before[key].median / after[key].median, 2);
   const overSdk = (key: keyof typeof before) => round(sdkWebpack[key].median / after[key].median, 2);
+  // On a busy machine load swings between rounds more than between kinds: the ratio within each round is steadier.
+  const pairedCreateRatios = rounds.flatMap((r) => {
+    const [sdk, ours] = [r['prebuilt-sdk-webpack'], r.prebuilt];
+    return sdk && ours ? [round(sdk.createMs / ours.createMs, 2)] : [];
+  });
   const full = {
     machine: machineInfo(loadBefore),
     temporal: {
@@ -269,8 +338,11 @@ async function main() {
       : { failure: failure instanceof Error ? failure.message : String(failure) }),
     bundleFrom,
     bundleBuildAheadMs: {
-      prebuilt: round(built?.prebuilt.buildMs ?? Number.NaN, 0),
-      prebuiltSdkWebpack: round(built?.['prebuilt-sdk-webpack'].buildMs ?? Number.NaN, 0),
+      /** In fresh processes, so what bundling at start spends in webpack with either config. */
+      prebuilt: summary(built?.buildMs.prebuilt ?? []),
+      prebuiltSdkWebpack: summary(built?.buildMs['prebuilt-sdk-webpack'] ?? []),
+      prebuiltCpu: summary(built?.buildCpuMs.prebuilt ?? []),
+      prebuiltSdkWebpackCpu: summary(built?.buildCpuMs['prebuilt-sdk-webpack'] ?? []),
     },
     bundleSizes: sizes,
     bundleAtStart: before,
@@ -280,6 +352,10 @@ async function main() {
     sdkWebpackOverPrebuilt: {
       totalBytes: sizes ? round(sizes.prebuiltSdkWebpack.totalBytes / sizes.prebuilt.totalBytes, 2) : null,
       createMs: overSdk('createMs'),
+      createCpuMs: overSdk('createCpuMs'),
+      /** Of each round's two runs, then the median of those. */
+      createMsPairedMedian: round(summarize(pairedCreateRatios).medianMs, 2),
+      createMsPaired: pairedCreateRatios,
       firstTaskRunMs: overSdk('firstTaskRunMs'),
       startToFirstWorkflowTask: overSdk('startToFirstWorkflowTaskMs'),
     },
@@ -306,7 +382,13 @@ async function main() {
 }
 
 const childKind = process.env.BENCH_WORKER_START_CHILD;
-if (childKind !== undefined) {
+const buildKind = process.env.BENCH_WORKER_START_BUILD;
+if (buildKind !== undefined) {
+  buildChild(z.enum(prebuiltKinds).parse(buildKind)).catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  });
+} else if (childKind !== undefined) {
   child(z.enum(kinds).parse(childKind)).catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(1);
