@@ -3,7 +3,9 @@
  * first completed workflow task, bundling the turn workflow at start (webpack) versus loading a
  * bundle built ahead (`buildTurnWorkflowBundle`), and that prebuilt bundle versus one built with
  * Temporal's own webpack config (`bundleWorkflowCode` as it comes: full inline source map with the
- * sources' text, no tree shaking — how turn bundles were built before turnWorkflowWebpackConfig).
+ * sources' text, no tree shaking — how turn bundles were built before turnWorkflowWebpackConfig),
+ * and one built that way without the OpenTelemetry workflow interceptors (the bundle before they
+ * were added: its manifest claims them, so the worker takes it; untraced turns run the same).
  * Each run is a fresh process (the bundle is memoized per process), the kinds interleaved, against
  * one dev server this script starts. Prints one JSON object to stdout (progress on stderr) and
  * writes it to bench/results/worker-start.json.
@@ -35,9 +37,14 @@ const quick = process.env.BENCH_QUICK === '1';
 const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 2 : 7));
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
 
-const kinds = ['bundle-at-start', 'prebuilt', 'prebuilt-sdk-webpack'] as const;
+const kinds = [
+  'bundle-at-start',
+  'prebuilt',
+  'prebuilt-sdk-webpack',
+  'prebuilt-sdk-webpack-untraced',
+] as const;
 type Kind = (typeof kinds)[number];
-const prebuiltKinds = ['prebuilt', 'prebuilt-sdk-webpack'] as const;
+const prebuiltKinds = ['prebuilt', 'prebuilt-sdk-webpack', 'prebuilt-sdk-webpack-untraced'] as const;
 type PrebuiltKind = (typeof prebuiltKinds)[number];
 /** Fresh-process builds of each prebuilt kind (BENCH_BUILD_RUNS). */
 const BUILD_RUNS = Number(process.env.BENCH_BUILD_RUNS ?? (quick ? 1 : 3));
@@ -203,9 +210,12 @@ async function buildBundle({ kind, outFile }: { kind: PrebuiltKind; outFile: str
     return;
   }
   const interceptorModuleIds = modules.interceptors.workflowInterceptorModuleIds();
+  // Untraced: the bundle as it was before the OpenTelemetry interceptors were added, its manifest
+  // claiming them so the worker takes it (a turn started without a trace context runs the same).
+  const bundled = kind === 'prebuilt-sdk-webpack-untraced' ? [] : interceptorModuleIds;
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve(join(root, 'workflows')),
-    workflowInterceptorModules: interceptorModuleIds.map((id) =>
+    workflowInterceptorModules: bundled.map((id) =>
       modules.interceptors.resolveWorkflowInterceptorModule({ id }),
     ),
     logger: { log: () => {}, trace: () => {}, debug: () => {}, info: () => {}, warn: log, error: log },
@@ -233,17 +243,17 @@ async function buildChild(kind: PrebuiltKind): Promise<void> {
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 
+const perPrebuiltKind = <T>(make: (kind: PrebuiltKind) => T) =>
+  Object.fromEntries(prebuiltKinds.map((kind) => [kind, make(kind)])) as Record<PrebuiltKind, T>;
+
 /**
- * Both prebuilt bundles, in `dir`, each built BUILD_RUNS times in fresh processes (interleaved),
+ * The prebuilt bundles, in `dir`, each built BUILD_RUNS times in fresh processes (interleaved),
  * so their build times compare what bundling at start costs with either config.
  */
 async function buildPrebuiltBundles({ dir }: { dir: string }) {
-  const codePaths = {
-    prebuilt: join(dir, 'turn-workflows.js'),
-    'prebuilt-sdk-webpack': join(dir, 'sdk-webpack.js'),
-  } satisfies Record<PrebuiltKind, string>;
-  const buildMs: Record<PrebuiltKind, number[]> = { prebuilt: [], 'prebuilt-sdk-webpack': [] };
-  const buildCpuMs: Record<PrebuiltKind, number[]> = { prebuilt: [], 'prebuilt-sdk-webpack': [] };
+  const codePaths = perPrebuiltKind((kind) => join(dir, `${kind}.js`));
+  const buildMs = perPrebuiltKind((): number[] => []);
+  const buildCpuMs = perPrebuiltKind((): number[] => []);
   for (let round = 0; round < BUILD_RUNS; round += 1) {
     const order = round % 2 === 0 ? prebuiltKinds : [...prebuiltKinds].reverse();
     for (const kind of order) {
@@ -296,10 +306,7 @@ async function main() {
     await temporalEnv.close();
   }
   const sizeOf = (codePath: string) => bundleSizes({ code: readFileSync(codePath, 'utf8') });
-  const sizes = built && {
-    prebuilt: sizeOf(built.codePaths.prebuilt),
-    prebuiltSdkWebpack: sizeOf(built.codePaths['prebuilt-sdk-webpack']),
-  };
+  const sizes = built && perPrebuiltKind((kind) => sizeOf(built.codePaths[kind]));
   rmSync(dir, { recursive: true, force: true });
 
   const of = (kind: Kind, key: Exclude<keyof ChildResult, 'kind'>) =>
@@ -316,14 +323,29 @@ async function main() {
   });
   const before = byKind('bundle-at-start');
   const after = byKind('prebuilt');
-  const sdkWebpack = byKind('prebuilt-sdk-webpack');
   const ratio = (key: keyof typeof before) => round(before[key].median / after[key].median, 2);
-  const overSdk = (key: keyof typeof before) => round(sdkWebpack[key].median / after[key].median, 2);
-  // On a busy machine load swings between rounds more than between kinds: the ratio within each round is steadier.
-  const pairedCreateRatios = rounds.flatMap((r) => {
-    const [sdk, ours] = [r['prebuilt-sdk-webpack'], r.prebuilt];
-    return sdk && ours ? [round(sdk.createMs / ours.createMs, 2)] : [];
-  });
+  /** Another prebuilt kind over ours: how many times longer (of the medians), or bigger. */
+  const overOurs = (kind: Exclude<PrebuiltKind, 'prebuilt'>) => {
+    const theirs = byKind(kind);
+    const over = (key: keyof typeof before) => round(theirs[key].median / after[key].median, 2);
+    // On a busy machine load swings between rounds more than between kinds: a ratio within each round is steadier.
+    const paired = (key: 'createMs' | 'createCpuMs') =>
+      rounds.flatMap((r) => {
+        const [them, us] = [r[kind], r.prebuilt];
+        return them && us ? [round(them[key] / us[key], 2)] : [];
+      });
+    return {
+      totalBytes: sizes ? round(sizes[kind].totalBytes / sizes.prebuilt.totalBytes, 2) : null,
+      createMs: over('createMs'),
+      createCpuMs: over('createCpuMs'),
+      /** Of each round's two runs, then the median of those. */
+      createMsPairedMedian: round(summarize(paired('createMs')).medianMs, 2),
+      createCpuMsPairedMedian: round(summarize(paired('createCpuMs')).medianMs, 2),
+      createCpuMsPaired: paired('createCpuMs'),
+      firstTaskRunMs: over('firstTaskRunMs'),
+      startToFirstWorkflowTask: over('startToFirstWorkflowTaskMs'),
+    };
+  };
   const full = {
     machine: machineInfo(loadBefore),
     temporal: {
@@ -337,28 +359,18 @@ async function main() {
       ? {}
       : { failure: failure instanceof Error ? failure.message : String(failure) }),
     bundleFrom,
-    bundleBuildAheadMs: {
-      /** In fresh processes, so what bundling at start spends in webpack with either config. */
-      prebuilt: summary(built?.buildMs.prebuilt ?? []),
-      prebuiltSdkWebpack: summary(built?.buildMs['prebuilt-sdk-webpack'] ?? []),
-      prebuiltCpu: summary(built?.buildCpuMs.prebuilt ?? []),
-      prebuiltSdkWebpackCpu: summary(built?.buildCpuMs['prebuilt-sdk-webpack'] ?? []),
-    },
+    /** In fresh processes, so what bundling at start spends in webpack with each config. */
+    bundleBuildMs: perPrebuiltKind((kind) => summary(built?.buildMs[kind] ?? [])),
+    bundleBuildCpuMs: perPrebuiltKind((kind) => summary(built?.buildCpuMs[kind] ?? [])),
     bundleSizes: sizes,
     bundleAtStart: before,
     prebuilt: after,
-    prebuiltSdkWebpack: sdkWebpack,
-    /** Temporal's webpack config over ours, both prebuilt, of the medians: how many times longer. */
-    sdkWebpackOverPrebuilt: {
-      totalBytes: sizes ? round(sizes.prebuiltSdkWebpack.totalBytes / sizes.prebuilt.totalBytes, 2) : null,
-      createMs: overSdk('createMs'),
-      createCpuMs: overSdk('createCpuMs'),
-      /** Of each round's two runs, then the median of those. */
-      createMsPairedMedian: round(summarize(pairedCreateRatios).medianMs, 2),
-      createMsPaired: pairedCreateRatios,
-      firstTaskRunMs: overSdk('firstTaskRunMs'),
-      startToFirstWorkflowTask: overSdk('startToFirstWorkflowTaskMs'),
-    },
+    prebuiltSdkWebpack: byKind('prebuilt-sdk-webpack'),
+    prebuiltSdkWebpackUntraced: byKind('prebuilt-sdk-webpack-untraced'),
+    /** Temporal's webpack config (how turn bundles were built) over ours, both with the interceptors. */
+    sdkWebpackOverPrebuilt: overOurs('prebuilt-sdk-webpack'),
+    /** Temporal's config without the tracing interceptors (the bundle before they were added) over ours. */
+    sdkWebpackUntracedOverPrebuilt: overOurs('prebuilt-sdk-webpack-untraced'),
     /** Bundling at start over prebuilt, of the medians: how many times longer the first task waits. */
     ratio: {
       startToFirstWorkflowTask: ratio('startToFirstWorkflowTaskMs'),

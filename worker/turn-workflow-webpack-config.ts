@@ -13,8 +13,8 @@ type WebpackConfiguration = Parameters<NonNullable<BundleOptions['webpackConfigH
  * - The source map keeps its mappings (stack traces still name the original file and line) but not
  *   the sources' text (`inline-nosources-source-map`): that text was most of the bundle, and only
  *   Temporal's enhanced stack trace with `showStackTraceSources` reads it.
- * - Unused exports and side-effect-free modules are left out (webpack's production defaults, kept
- *   off by Temporal's development mode), which drops whole modules nobody imports (zod's locales, …).
+ * - Unused exports are tracked (webpack's production default, off in Temporal's development mode),
+ *   which drops whole modules nobody uses (zod's locales, …). Nothing is minified.
  * - zod resolves to its ES module build: our compiled code `require`s it, which would pick the
  *   CommonJS build, whose `index` pulls in everything (every locale), where webpack can see which
  *   parts of the ES build are used. The alias covers bare `zod` only (all that is imported in the
@@ -31,7 +31,9 @@ export function turnWorkflowWebpackConfig({
   return {
     ...config,
     devtool: 'inline-nosources-source-map',
-    optimization: { ...config.optimization, usedExports: true, sideEffects: true },
+    // Exports nobody uses are marked, so modules that only re-export them (flagged free of side
+    // effects in their package.json, as zod's are) are left out; `sideEffects: 'flag'` is already on.
+    optimization: { ...config.optimization, usedExports: true },
     resolve: {
       ...config.resolve,
       alias: { ...aliasesOf({ config }), ...(zodEntry === undefined ? {} : { zod$: zodEntry }) },
