@@ -15,12 +15,11 @@ type WebpackConfiguration = Parameters<NonNullable<BundleOptions['webpackConfigH
  *   Temporal's enhanced stack trace with `showStackTraceSources` reads it.
  * - Unused exports are tracked (webpack's production default, off in Temporal's development mode),
  *   which drops whole modules nobody uses (zod's locales, …). Nothing is minified.
- * - zod resolves to its ES module build: our compiled code `require`s it, which would pick the
- *   CommonJS build, whose `index` pulls in everything (every locale), where webpack can see which
- *   parts of the ES build are used. The alias covers bare `zod` only (all that is imported in the
- *   workflow), so one zod is bundled.
+ * - zod resolves to its ES module build. Our compiled code `require`s zod, which picks its CommonJS
+ *   build, whose index pulls in everything (every locale); of the ES build webpack can tell which
+ *   parts are used. Only bare `zod` is aliased (all the workflow imports), so one zod is bundled.
  *
- * Neither changes what the workflow does, only which unused code is carried.
+ * None of this changes what the workflow does, only which unused code it carries.
  */
 export function turnWorkflowWebpackConfig({
   config,
