@@ -1,13 +1,7 @@
-import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { durableTurnsVersion, installedTemporalWorkflowVersion } from './installed-versions';
 import { turnWorkflowBundle } from './turn-workflow-bundle';
-import {
-  type TurnWorkflowBundleManifest,
-  turnWorkflowBundleManifestPath,
-} from './turn-workflow-bundle-manifest';
 import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
+import { type WrittenTurnWorkflowBundle, writeTurnWorkflowBundle } from './write-turn-workflow-bundle';
 
 /**
  * Where a worker looks for a prebuilt bundle when it is not told: inside this package
@@ -31,11 +25,7 @@ export interface BuildTurnWorkflowBundleOptions {
   workflowInterceptorModules?: readonly string[];
 }
 
-export interface BuiltTurnWorkflowBundle {
-  codePath: string;
-  manifestPath: string;
-  manifest: TurnWorkflowBundleManifest;
-}
+export type BuiltTurnWorkflowBundle = WrittenTurnWorkflowBundle;
 
 /**
  * Bundles the turn workflow ahead of time, for workers to load instead of bundling at start: writes
@@ -48,25 +38,5 @@ export async function buildTurnWorkflowBundle({
 }: BuildTurnWorkflowBundleOptions = {}): Promise<BuiltTurnWorkflowBundle> {
   const interceptorModuleIds = workflowInterceptorModuleIds({ extra: workflowInterceptorModules });
   const { code } = await turnWorkflowBundle({ interceptorModuleIds });
-  const codePath = path.resolve(outFile);
-  const manifestPath = turnWorkflowBundleManifestPath({ codePath });
-  const manifest: TurnWorkflowBundleManifest = {
-    format: 1,
-    temporalWorkflowVersion: installedTemporalWorkflowVersion(),
-    durableTurnsVersion: durableTurnsVersion(),
-    workflowInterceptorModules: interceptorModuleIds,
-    codeSha256: createHash('sha256').update(code).digest('hex'),
-    builtAt: new Date().toISOString(),
-  };
-  await mkdir(path.dirname(codePath), { recursive: true });
-  // Each file appears whole (a worker starting meanwhile sees the old pair or a hash mismatch, never half a file).
-  await writeWhole({ file: codePath, text: code });
-  await writeWhole({ file: manifestPath, text: `${JSON.stringify(manifest, null, 2)}\n` });
-  return { codePath, manifestPath, manifest };
-}
-
-async function writeWhole({ file, text }: { file: string; text: string }): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
+  return writeTurnWorkflowBundle({ code, outFile, interceptorModuleIds });
 }

@@ -1,4 +1,5 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { turnWorkflowWebpackConfig } from './turn-workflow-webpack-config';
 import {
   resolveWorkflowInterceptorModule,
   workflowInterceptorModuleIds,
@@ -26,6 +27,7 @@ export function turnWorkflowBundle({
     bundle = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows'),
       workflowInterceptorModules: interceptorModuleIds.map((id) => resolveWorkflowInterceptorModule({ id })),
+      webpackConfigHook: (config) => turnWorkflowWebpackConfig({ config }),
       logger: quietLogger,
     }).then(({ code }) => ({ code }));
     // A failed bundle is not kept: the next worker tries again.
