@@ -138,3 +138,20 @@ describe('actions', () => {
     ).toMatchObject({ allowed: true });
   });
 });
+
+describe('DNS rebinding', () => {
+  test('on loopback, a request for another host name is refused even for reads', () => {
+    for (const other of ['evil.example:8234', 'evil.example', '192.168.1.4:8234'])
+      expect(
+        accessDecision({
+          request: request({ host: other }),
+          config: { token, loopback: true },
+          kind: 'read',
+        }),
+      ).toMatchObject({ allowed: false, status: 403, message: expect.stringMatching(/not a loopback name/) });
+    for (const own of ['localhost:8234', '127.0.0.1', '[::1]:8234'])
+      expect(
+        accessDecision({ request: request({ host: own }), config: { token, loopback: true }, kind: 'read' }),
+      ).toMatchObject({ allowed: true });
+  });
+});

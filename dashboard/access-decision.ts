@@ -1,5 +1,6 @@
 import type { DashboardConfig } from './dashboard-config';
 import { tokenEnvVar } from './dashboard-config';
+import { isLoopback } from './is-loopback';
 import { csrfCookie, csrfHeader, sessionCookie } from './session-cookies';
 import { derivedSecret, secretsMatch } from './token-secrets';
 
@@ -55,6 +56,15 @@ export function accessDecision({
   config: Pick<DashboardConfig, 'token' | 'loopback'>;
   kind: AccessKind;
 }): AccessDecision {
+  // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 reaches this port
+  // with its own Host; on loopback, where reads need no token, only loopback names are served.
+  const host = first(request.headers.host);
+  if (config.loopback && !isLoopback({ host: hostName({ host: host ?? '' }) }))
+    return {
+      allowed: false,
+      status: 403,
+      message: `Host ${host ?? '(none)'} is not a loopback name: open the dashboard as http://127.0.0.1 or http://localhost`,
+    };
   const credential = credentialOf({ request, token: config.token });
   const fix =
     config.token === undefined
@@ -71,7 +81,6 @@ export function accessDecision({
   }
   if (kind === 'action' && credential === 'cookie') {
     const origin = first(request.headers.origin);
-    const host = first(request.headers.host);
     if (!sameOrigin({ origin, host }))
       return {
         allowed: false,
@@ -110,4 +119,11 @@ export function sameOrigin({
     // `Origin: null` (a sandboxed frame, a redirect across sites) is never this dashboard.
     return false;
   }
+}
+
+/** The name in a Host header, without its port: `127.0.0.1:8234` → `127.0.0.1`, `[::1]:80` → `::1`. */
+function hostName({ host }: { host: string }): string {
+  const bracketed = /^\[([^\]]+)\]/.exec(host);
+  if (bracketed) return bracketed[1] ?? '';
+  return host.replace(/:\d+$/, '');
 }

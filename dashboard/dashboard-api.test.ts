@@ -274,7 +274,7 @@ describe('actions', () => {
     expect(again.body.error).toMatch(/already ended/);
   });
 
-  test('cancel: the turn ends cancelled', async () => {
+  test('cancel: the turn ends cancelled, its running call interrupted; cancelling again is a 409', async () => {
     const { turnId, handle } = await start('cli-slow', 'api-cancel');
     await pollFor('the wait call to run', async () => {
       const { body } = await api(`/api/turns/${turnId}`);
@@ -283,7 +283,13 @@ describe('actions', () => {
     });
     const cancelled = await api(`/api/turns/${turnId}/cancel`, { method: 'POST', headers: bearer });
     expect(cancelled).toMatchObject({ status: 202, body: { turnId, cancelRequested: true } });
-    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'cancelled' });
+    expect(result.outputs).toEqual([
+      expect.objectContaining({ toolCallId: 'wait_long', status: 'interrupted' }),
+    ]);
+    const again = await api(`/api/turns/${turnId}/cancel`, { method: 'POST', headers: bearer });
+    expect(again).toMatchObject({ status: 409, body: { error: expect.stringMatching(/already ended/) } });
   });
 });
 
