@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../devserver/free-port';
 import { streamedWords } from '../test/cli/support/cli-agent';
 import { CliProcess, cli } from '../test/cli/support/cli-process';
 import { uniqueTurnId } from '../test/conformance/support';
@@ -392,6 +393,38 @@ describe('who may act', () => {
     });
     expect(approved.status).toBe(200);
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
+  });
+});
+
+describe('durable-turns dashboard', () => {
+  test('serves the API for the namespace it connects to until Ctrl-C; without a token it is read-only', async () => {
+    const port = await freePort();
+    const served = new CliProcess({
+      args: ['dashboard', '--json', '--port', String(port)],
+      env: { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_DASHBOARD_TOKEN: '' },
+    });
+    try {
+      const [line = ''] = await served.waitFor({
+        pattern: /\{"dashboard":"ready".*\}/,
+        what: 'the dashboard was ready',
+      });
+      expect(JSON.parse(line)).toMatchObject({
+        url: `http://127.0.0.1:${port}`,
+        namespace: dashboard.namespace,
+        actions: false,
+      });
+      const listed = await fetch(`http://127.0.0.1:${port}/api/turns?limit=1`);
+      expect(listed.status).toBe(200);
+      const session = (await (await fetch(`http://127.0.0.1:${port}/api/session`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(session).toEqual({ authenticated: false, via: 'loopback', actionsEnabled: false });
+      served.kill('SIGINT');
+      expect((await served.done).code).toBe(0);
+    } finally {
+      served.kill('SIGKILL');
+    }
   });
 });
 
