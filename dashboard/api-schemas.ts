@@ -16,7 +16,7 @@ export const turnListQuerySchema = z.strictObject({
   cursor: z
     .string()
     .max(8_192)
-    .regex(/^[A-Za-z0-9_-]+$/, 'a cursor is the nextCursor of an earlier page')
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'a cursor is the nextCursor of an earlier page')
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -143,6 +143,10 @@ describe('reading turns', () => {
     expect(limit.body.error).toMatch(/limit/);
     const approval = await api('/api/turns?waitingForApproval=maybe');
     expect(approval.body.error).toMatch(/waitingForApproval: expected true or false/);
+    for (const cursor of ['bm90LWEtdG9rZW4', 'bm90LWEtdG9rZW4.AAAAAAAAAAAAAAAAAAAAAA']) {
+      const forged = await api(`/api/turns?cursor=${cursor}`);
+      expect(forged).toMatchObject({ status: 400, body: { error: expect.stringMatching(/cursor/) } });
+    }
     const unknown = await api('/api/turns?staus=completed');
     expect(unknown.body.error).toMatch(/staus/);
     const reason = await api('/api/turns/no-such-turn/calls/c1/reject', {

@@ -1,4 +1,5 @@
 import type { TurnClient } from '../client/turn-client';
+import type { CursorSeal } from './cursor-seal';
 import type { DashboardConfig } from './dashboard-config';
 import type { HealthFeed } from './health-feed';
 import type { TurnWatchHub } from './turn-watch-hub';
@@ -11,6 +12,7 @@ export interface DashboardContext {
   config: DashboardConfig;
   hub: TurnWatchHub;
   health: HealthFeed;
+  cursors: CursorSeal;
   /** How long one upstream call may take before the API answers 503. */
   upstreamTimeoutMs: number;
 }

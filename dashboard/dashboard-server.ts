@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastif
 import type { TurnClient } from '../client/turn-client';
 import { registerAccessHook } from './access-hook';
 import { ApiError } from './api-error';
+import { CursorSeal } from './cursor-seal';
 import type { DashboardConfig } from './dashboard-config';
 import type { DashboardContext } from './dashboard-context';
 import { HealthFeed } from './health-feed';
@@ -55,6 +56,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
       read: () => client.fleetHealth(),
       intervalMs: options.healthIntervalMs ?? 2_000,
     }),
+    cursors: new CursorSeal(),
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
   };
   const tls = options.https;

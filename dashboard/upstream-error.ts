@@ -45,6 +45,9 @@ export function upstreamError({
       503,
       `cannot reach Temporal at ${context.address} (namespace ${context.namespace}): ${grpc.details || grpc.message}; check the server is up there`,
     );
+  // INVALID_ARGUMENT: what the caller sent reached the server malformed, e.g. a forged cursor.
+  if (grpc?.code === 3)
+    return new ApiError(400, `Temporal refused the request as malformed: ${grpc.details || grpc.message}`);
   if (grpc?.code === 5)
     return new ApiError(
       404,

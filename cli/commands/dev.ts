@@ -7,12 +7,11 @@ import { turnSearchAttributeList } from '../../contract/search-attributes';
 import { tokenEnvVar } from '../../dashboard/dashboard-config';
 import { ensureTemporal } from '../../devserver';
 import { commandSetup } from '../command-setup';
-import { portFlagSchema } from '../dashboard-flags';
+import { portFlagSchema as portSchema } from '../dashboard-flags';
 import { exitCodes } from '../exit-codes';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
 
-const portSchema = portFlagSchema;
 const devFlagsSchema = z.object({
   agent: z.string().min(1).optional(),
   port: portSchema.default(7233),
@@ -120,8 +119,12 @@ export function registerDevCommand({ program }: { program: Command }): void {
           output.result(c.dim('Ctrl-C stops the worker and the server.'));
         }
         // Ctrl-C: the Temporal runtime shuts the worker down, run() resolves, then the server stops.
-        await worker.run();
-        await dashboard?.close();
+        try {
+          await worker.run();
+        } finally {
+          // Its listening socket would keep the process alive after a worker failure too.
+          await dashboard?.close();
+        }
         await connection.close();
       } finally {
         await stopServer();

@@ -23,6 +23,7 @@ export function registerTurnsRoutes({
 }): void {
   app.get('/api/turns', async (request, reply) => {
     const query = parseInput({ schema: turnListQuerySchema, value: request.query, where: 'query' });
+    const cursor = query.cursor === undefined ? undefined : context.cursors.open({ cursor: query.cursor });
     const page = await withUpstreamDeadline({
       context,
       fn: () =>
@@ -31,7 +32,7 @@ export function registerTurnsRoutes({
           ...(query.conversation && { conversationId: query.conversation }),
           ...(query.waitingForApproval !== undefined && { waitingForApproval: query.waitingForApproval }),
           ...(query.search && { search: query.search }),
-          ...(query.cursor && { cursor: query.cursor }),
+          ...(cursor && { cursor }),
           pageSize: query.limit,
         }),
     }).catch((error: unknown) => {
@@ -43,7 +44,7 @@ export function registerTurnsRoutes({
       value: {
         namespace: context.upstream.namespace,
         turns: page.turns.map((turn) => summaryBody({ turn, context })),
-        ...(page.nextCursor && { nextCursor: page.nextCursor }),
+        ...(page.nextCursor && { nextCursor: context.cursors.seal({ token: page.nextCursor }) }),
       },
     });
   });
