@@ -11,6 +11,10 @@ const esmOnly = [
   '@workflow',
   'openai',
   'zod',
+  // @fastify/static's own content-disposition is ESM-only (Node loads it with require(esm); jest
+  // needs it transformed, and the pattern reaches it only through its parent).
+  '@fastify/static',
+  'content-disposition',
 ];
 
 /**
@@ -28,6 +32,7 @@ const needsTemporal = [
   '<rootDir>/test/cli/',
   '<rootDir>/workflows/fleet-health-workflow.test.ts',
   '<rootDir>/tracing/turn-traces.test.ts',
+  '<rootDir>/dashboard/dashboard-api.test.ts',
 ];
 
 const shared = {

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error';
 import { registerApproveCommand } from './commands/approve';
 import { registerCancelCommand } from './commands/cancel';
+import { registerDashboardCommand } from './commands/dashboard';
 import { registerDevCommand } from './commands/dev';
 import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
@@ -27,6 +28,7 @@ const commands = [
   registerApproveCommand,
   registerRejectCommand,
   registerHealthCommand,
+  registerDashboardCommand,
 ];
 
 export function createProgram(): Command {

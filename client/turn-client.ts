@@ -5,6 +5,8 @@ import {
   Client as TemporalClient,
   WorkflowExecutionAlreadyStartedError,
 } from '@temporalio/client';
+import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
+import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { z } from 'zod';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
@@ -152,40 +154,90 @@ export class TurnClient {
   }
 
   /** Turns, newest first, filtered by status, conversation and a pending approval (through the search attributes). */
-  async list({
-    status,
-    conversationId,
-    waitingForApproval,
-    limit = 100,
-  }: {
-    status?: string;
-    conversationId?: string;
-    waitingForApproval?: boolean;
-    limit?: number;
-  } = {}): Promise<TurnSummary[]> {
-    const clauses = [`WorkflowType = '${turnWorkflowType}'`];
-    if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
-    if (conversationId)
-      clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);
-    if (waitingForApproval !== undefined)
-      clauses.push(`${turnSearchAttributes.waitingForApproval.name} = ${waitingForApproval}`);
+  async list({ limit = 100, ...filters }: TurnListFilters & { limit?: number } = {}): Promise<TurnSummary[]> {
     const out: TurnSummary[] = [];
-    for await (const execution of this.client.workflow.list({ query: clauses.join(' AND ') })) {
-      const attrs = execution.searchAttributes as Record<string, unknown[] | undefined>;
-      const first = (name: string) => attrs[name]?.[0];
-      const conversation = first(turnSearchAttributes.conversationId.name);
-      out.push({
-        turnId: execution.workflowId,
-        status: String(first(turnSearchAttributes.status.name) ?? 'running'),
-        ...(typeof conversation === 'string' ? { conversationId: conversation } : {}),
-        waitingForApproval: first(turnSearchAttributes.waitingForApproval.name) === true,
-        startTime: execution.startTime,
-        ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
-      });
+    for await (const execution of this.client.workflow.list({ query: turnListQuery(filters) })) {
+      out.push(turnSummaryOf({ execution }));
       if (out.length >= limit) break;
     }
     return out;
   }
+
+  /**
+   * One page of `list`: at most `pageSize` turns, and the cursor of the next page (none after the
+   * last). The cursor is Visibility's own page token, so pages neither skip nor repeat a turn
+   * however many turns share a start time.
+   */
+  async listPage({
+    pageSize = 50,
+    cursor,
+    ...filters
+  }: TurnListFilters & { pageSize?: number; cursor?: string } = {}): Promise<{
+    turns: TurnSummary[];
+    nextCursor?: string;
+  }> {
+    const response = await this.client.workflowService.listWorkflowExecutions({
+      namespace: this.client.options.namespace,
+      query: turnListQuery(filters),
+      pageSize,
+      ...(cursor ? { nextPageToken: Buffer.from(cursor, 'base64url') } : {}),
+    });
+    const turns = (response.executions ?? []).map((raw) =>
+      turnSummaryOf({
+        execution: {
+          workflowId: raw.execution?.workflowId ?? '',
+          searchAttributes: decodeSearchAttributes(raw.searchAttributes?.indexedFields),
+          startTime: optionalTsToDate(raw.startTime) ?? new Date(0),
+          closeTime: optionalTsToDate(raw.closeTime),
+        },
+      }),
+    );
+    const token = response.nextPageToken;
+    return {
+      turns,
+      ...(token && token.length > 0 ? { nextCursor: Buffer.from(token).toString('base64url') } : {}),
+    };
+  }
+}
+
+export interface TurnListFilters {
+  status?: string;
+  conversationId?: string;
+  waitingForApproval?: boolean;
+  /** Turns whose id or conversation id starts with this text. */
+  search?: string;
+}
+
+function turnListQuery({ status, conversationId, waitingForApproval, search }: TurnListFilters): string {
+  const clauses = [`WorkflowType = '${turnWorkflowType}'`];
+  if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
+  if (conversationId)
+    clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);
+  if (waitingForApproval !== undefined)
+    clauses.push(`${turnSearchAttributes.waitingForApproval.name} = ${waitingForApproval}`);
+  if (search)
+    clauses.push(
+      `(WorkflowId STARTS_WITH '${quote(search)}' OR ${turnSearchAttributes.conversationId.name} STARTS_WITH '${quote(search)}')`,
+    );
+  return clauses.join(' AND ');
+}
+
+function turnSummaryOf({
+  execution,
+}: {
+  execution: { workflowId: string; searchAttributes: unknown; startTime: Date; closeTime?: Date | undefined };
+}): TurnSummary {
+  const attrs = execution.searchAttributes as Record<string, unknown[] | undefined>;
+  const first = (name: string) => attrs[name]?.[0];
+  const conversation = first(turnSearchAttributes.conversationId.name);
+  return {
+    turnId: execution.workflowId,
+    status: String(first(turnSearchAttributes.status.name) ?? 'running'),
+    ...(typeof conversation === 'string' ? { conversationId: conversation } : {}),
+    waitingForApproval: first(turnSearchAttributes.waitingForApproval.name) === true,
+    startTime: execution.startTime,
+    ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
+  };
 }
 
 function quote(value: string): string {

@@ -22,6 +22,8 @@ export interface WatchOptions {
   after?: number;
   /** Also the text and reasoning as they stream (default true). */
   live?: boolean;
+  /** Stops the watch (it returns) at its next look, without waiting for the turn's next event. */
+  signal?: AbortSignal;
 }
 
 /** One turn on Temporal, as a caller holds it. */
@@ -60,6 +62,7 @@ export class TurnHandle {
     intervalMs = 200,
     after = 0,
     live = true,
+    signal,
   }: WatchOptions = {}): AsyncGenerator<TurnWatchEvent> {
     const assembler = new LiveTextAssembler();
     const requested = new Set<number>();
@@ -72,6 +75,7 @@ export class TurnHandle {
     /** Since when the history has moved under a workflow task that is still running. */
     let busySince: number | undefined;
     for (;;) {
+      if (signal?.aborted) return;
       // Look before reading the journal: a response streaming now was requested before this look,
       // so its `model.requested` is in the page read next, and a response that ended meanwhile is too.
       const look = live ? await readLiveText({ workflow: this.workflow }) : undefined;
@@ -107,8 +111,7 @@ export class TurnHandle {
       }
       if (finished && caughtUp) return;
       // Jittered, so watchers that started together do not all ask at the same moment.
-      if (caughtUp)
-        await new Promise((resolve) => setTimeout(resolve, intervalMs * (0.75 + Math.random() / 2)));
+      if (caughtUp) await pause({ ms: intervalMs * (0.75 + Math.random() / 2), signal });
     }
   }
 
@@ -128,6 +131,18 @@ export class TurnHandle {
       );
     await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });
   }
+}
+
+function pause({ ms, signal }: { ms: number; signal: AbortSignal | undefined }): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** The workflow's compact result as callers want it: outputs are the tool results of the transcript. */

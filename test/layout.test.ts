@@ -15,6 +15,7 @@ const libraryFolders = [
   'cli',
   'tracing',
   'metrics',
+  'dashboard',
 ];
 const root = path.join(__dirname, '..');
 

@@ -1,21 +1,24 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { Connection, type ConnectionOptions } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { turnSearchAttributeList } from '../../contract/search-attributes';
+import { tokenEnvVar } from '../../dashboard/dashboard-config';
 import { ensureTemporal } from '../../devserver';
 import { commandSetup } from '../command-setup';
-import { countFlagSchema } from '../duration-flag';
+import { portFlagSchema as portSchema } from '../dashboard-flags';
 import { exitCodes } from '../exit-codes';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
 
-const portSchema = countFlagSchema.pipe(z.number().max(65_535, 'a port is at most 65535'));
 const devFlagsSchema = z.object({
   agent: z.string().min(1).optional(),
   port: portSchema.default(7233),
   uiPort: portSchema.default(8233),
   headless: z.boolean().default(false),
   stateDir: z.string().min(1).default('.state'),
+  dashboardPort: portSchema.default(8234),
 });
 
 export function registerDevCommand({ program }: { program: Command }): void {
@@ -29,6 +32,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
     .option('--ui-port <port>', 'Web UI port (default 8233)')
     .option('--headless', 'no Web UI')
     .option('--state-dir <dir>', 'where the SQLite file and the server log live (default .state)')
+    .option('--dashboard-port <port>', 'dashboard port on 127.0.0.1 (default 8234)')
     .action(async (values: Record<string, unknown>, command: Command) => {
       // Loaded here, not at start: the Temporal worker SDK adds half a second to every other command.
       const { startAgentWorker } = require('../start-agent-worker') as typeof import('../start-agent-worker');
@@ -77,12 +81,22 @@ export function registerDevCommand({ program }: { program: Command }): void {
           taskQueue: temporal.taskQueue,
           agent,
         });
+        const dashboard = await startDevDashboard({
+          connectionOptions: temporal.connectionOptions,
+          address: temporal.address,
+          namespace: temporal.namespace,
+          taskQueue: temporal.taskQueue,
+          port: flags.dashboardPort,
+          ...(temporal.devServer?.uiUrl && { webUiUrl: temporal.devServer.uiUrl }),
+          log,
+        });
         const models = modelNames({ agent });
         const ready = {
           address: temporal.address,
           namespace: temporal.namespace,
           taskQueue: temporal.taskQueue,
           ...(temporal.devServer?.uiUrl && { ui: temporal.devServer.uiUrl }),
+          ...(dashboard && { dashboard: dashboard.url, dashboardLogin: dashboard.loginUrl }),
           agent: agent.source,
           models,
           tools: agent.tools.map((t) => t.name),
@@ -95,6 +109,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
             `${c.green('ready')}  Temporal ${c.bold(temporal.address)} (namespace ${temporal.namespace})`,
           );
           if (ready.ui) output.result(`       Web UI   ${c.bold(ready.ui)}`);
+          if (dashboard) output.result(`       dashboard ${c.bold(dashboard.loginUrl)}`);
           output.result(
             `       worker   task queue ${temporal.taskQueue}; models: ${models.join(', ')}; tools: ${ready.tools.join(', ')}`,
           );
@@ -104,11 +119,64 @@ export function registerDevCommand({ program }: { program: Command }): void {
           output.result(c.dim('Ctrl-C stops the worker and the server.'));
         }
         // Ctrl-C: the Temporal runtime shuts the worker down, run() resolves, then the server stops.
-        await worker.run();
+        try {
+          await worker.run();
+        } finally {
+          // Its listening socket would keep the process alive after a worker failure too.
+          await dashboard?.close();
+        }
         await connection.close();
       } finally {
         await stopServer();
       }
       process.exitCode = exitCodes.ok;
     });
+}
+
+/**
+ * The dashboard beside the Web UI, with a token made up for this run when none is set, so actions
+ * work in development too; the login URL carries it in its fragment, which the browser never sends.
+ * A port in use leaves dev without a dashboard (a warning says so), not without a server.
+ */
+async function startDevDashboard({
+  connectionOptions,
+  address,
+  namespace,
+  taskQueue,
+  port,
+  webUiUrl,
+  log,
+}: {
+  connectionOptions: ConnectionOptions;
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  port: number;
+  webUiUrl?: string;
+  log: (line: string) => void;
+}): Promise<{ url: string; loginUrl: string; close: () => Promise<void> } | undefined> {
+  const { startDashboard } =
+    require('../../dashboard/start-dashboard') as typeof import('../../dashboard/start-dashboard');
+  const { TurnClient } = require('../../client/turn-client') as typeof import('../../client/turn-client');
+  const token = process.env[tokenEnvVar]?.trim() || randomBytes(24).toString('base64url');
+  const connection = await Connection.connect(connectionOptions);
+  try {
+    const dashboard = await startDashboard({
+      client: new TurnClient({ connection, namespace, taskQueue }),
+      upstream: { address, namespace },
+      options: { port, token, ...(webUiUrl && { webUiUrl }) },
+    });
+    return {
+      url: dashboard.url,
+      loginUrl: `${dashboard.url}/login#token=${encodeURIComponent(token)}`,
+      close: async () => {
+        await dashboard.close();
+        await connection.close();
+      },
+    };
+  } catch (error) {
+    await connection.close();
+    log(`no dashboard: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }

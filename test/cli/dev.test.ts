@@ -11,6 +11,7 @@ const noServer = {
   TEMPORAL_ADDRESS: undefined,
   TEMPORAL_NAMESPACE: undefined,
   DURABLE_TURNS_TASK_QUEUE: undefined,
+  DURABLE_TURNS_DASHBOARD_TOKEN: undefined,
 };
 
 let stateDir: string;
@@ -19,8 +20,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-test('dev starts a Temporal server with its Web UI and a worker for the agent, prints their addresses; a turn runs there; Ctrl-C stops them all', async () => {
-  const [port, uiPort] = [await freePort(), await freePort()];
+test('dev starts a Temporal server with its Web UI, a worker for the agent and the dashboard, prints their addresses; a turn runs there; Ctrl-C stops them all', async () => {
+  const [port, uiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
   const dev = new CliProcess({
     args: [
       'dev',
@@ -33,6 +34,8 @@ test('dev starts a Temporal server with its Web UI and a worker for the agent, p
       String(uiPort),
       '--state-dir',
       stateDir,
+      '--dashboard-port',
+      String(dashboardPort),
     ],
     env: noServer,
   });
@@ -49,6 +52,26 @@ test('dev starts a Temporal server with its Web UI and a worker for the agent, p
       tools: ['echo', 'deploy', 'wait'],
     });
     expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
+
+    // The dashboard, with a token made up for this run: its login URL carries it, so actions work.
+    const dashboard = `http://127.0.0.1:${dashboardPort}`;
+    expect(ready.dashboard).toBe(dashboard);
+    const token = /^http:\/\/127\.0\.0\.1:\d+\/login#token=([\w-]{24,})$/.exec(
+      String(ready.dashboardLogin),
+    )?.[1];
+    expect(token).toEqual(expect.any(String));
+    const login = await fetch(`${dashboard}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    expect(login.status).toBe(200);
+    expect((await fetch(`${dashboard}/api/turns/no-such-turn/cancel`, { method: 'POST' })).status).toBe(401);
+    const cancel = await fetch(`${dashboard}/api/turns/no-such-turn/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(cancel.status).toBe(404);
 
     const run = await cli({
       args: ['--address', address, 'run', '--json', '--model', 'cli-quick', 'echo twice'],
@@ -67,16 +90,29 @@ test('dev starts a Temporal server with its Web UI and a worker for the agent, p
   }
 }, 120_000);
 
-test('dev without --json prints where the server, the Web UI and the worker are, and the command to try', async () => {
-  const [port, uiPort] = [await freePort(), await freePort()];
+test('dev without --json prints where the server, the Web UI, the dashboard and the worker are, and the command to try', async () => {
+  const [port, uiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
   const dev = new CliProcess({
-    args: ['dev', '--port', String(port), '--ui-port', String(uiPort), '--state-dir', stateDir],
+    args: [
+      'dev',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--state-dir',
+      stateDir,
+      '--dashboard-port',
+      String(dashboardPort),
+    ],
     env: noServer,
   });
   try {
     await dev.waitFor({ pattern: /Ctrl-C stops/, what: 'dev was ready' });
     expect(dev.stdout).toContain(`ready  Temporal 127.0.0.1:${port} (namespace default)`);
     expect(dev.stdout).toContain(`Web UI   http://127.0.0.1:${uiPort}`);
+    expect(dev.stdout).toMatch(
+      new RegExp(`dashboard http://127\\.0\\.0\\.1:${dashboardPort}/login#token=[\\w-]{24,}`),
+    );
     expect(dev.stdout).toContain(
       'worker   task queue durable-turns; models: demo-scripted; tools: read_file, write_file',
     );

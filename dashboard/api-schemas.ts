@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { fleetHealthViewSchema } from '../client/fleet-health-view';
+import { turnIdSchema, turnStatusSchema } from '../core';
+
+/** The schemas of the JSON API: requests as they arrive, responses as they leave. */
+
+export const turnListQuerySchema = z.strictObject({
+  status: z.enum(['running', ...turnStatusSchema.options]).optional(),
+  conversation: z.string().min(1).max(256).optional(),
+  waitingForApproval: z
+    .enum(['true', 'false'], 'expected true or false')
+    .transform((v) => v === 'true')
+    .optional(),
+  /** Turns whose id or conversation id starts with this. */
+  search: z.string().min(1).max(256).optional(),
+  cursor: z
+    .string()
+    .max(8_192)
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'a cursor is the nextCursor of an earlier page')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const turnParamsSchema = z.strictObject({ id: turnIdSchema });
+export const callParamsSchema = z.strictObject({ id: turnIdSchema, callId: z.string().min(1).max(256) });
+export const decideBodySchema = z
+  .strictObject({ reason: z.string().min(1).max(2_000).optional() })
+  .default({});
+/** SSE resumption: the `id` of the last entry the client saw (an entry's `seq`). */
+export const lastEventIdSchema = z.coerce.number().int().nonnegative().default(0);
+export const loginBodySchema = z.strictObject({ token: z.string().min(1).max(1_024) });
+
+export const turnSummarySchema = z.object({
+  turnId: z.string(),
+  status: z.string(),
+  conversationId: z.string().optional(),
+  waitingForApproval: z.boolean(),
+  startTime: z.iso.datetime(),
+  closeTime: z.iso.datetime().optional(),
+  durationMs: z.number().int().nonnegative().optional(),
+  webUiUrl: z.url().optional(),
+});
+export type TurnSummaryBody = z.infer<typeof turnSummarySchema>;
+
+export const turnListResponseSchema = z.object({
+  namespace: z.string(),
+  turns: z.array(turnSummarySchema),
+  nextCursor: z.string().optional(),
+});
+
+export const turnResponseSchema = z.object({
+  turnId: z.string(),
+  namespace: z.string(),
+  /** The workflow's status on the server: RUNNING, COMPLETED, CANCELLED, FAILED, TERMINATED, … */
+  workflowStatus: z.string(),
+  running: z.boolean(),
+  webUiUrl: z.url().optional(),
+  /** While it runs: what it is doing now (`TurnStateView`). */
+  state: z.record(z.string(), z.unknown()).optional(),
+  /** Once it ended: its result (`TurnResult`). */
+  result: z.record(z.string(), z.unknown()).optional(),
+  /** Ended without a result (terminated, failed, timed out): why, as far as the server says. */
+  problem: z.string().optional(),
+});
+
+export const cancelResponseSchema = z.object({ turnId: z.string(), cancelRequested: z.literal(true) });
+export const decideResponseSchema = z.object({
+  turnId: z.string(),
+  toolCallId: z.string(),
+  approved: z.boolean(),
+  reason: z.string().optional(),
+});
+export const healthResponseSchema = fleetHealthViewSchema;
+export const sessionResponseSchema = z.object({
+  authenticated: z.boolean(),
+  via: z.enum(['bearer', 'cookie', 'loopback']).optional(),
+  /** For a cookie session: the value actions send in `x-csrf-token`. */
+  csrfToken: z.string().optional(),
+  /** Whether actions can work at all: false when the dashboard was started without a token. */
+  actionsEnabled: z.boolean(),
+});
+export const errorResponseSchema = z.object({ error: z.string(), status: z.number().int() });

@@ -1,0 +1,108 @@
+import type { Server as HttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import type { TurnClient } from '../client/turn-client';
+import { registerAccessHook } from './access-hook';
+import { ApiError } from './api-error';
+import { CursorSeal } from './cursor-seal';
+import type { DashboardConfig } from './dashboard-config';
+import type { DashboardContext } from './dashboard-context';
+import { HealthFeed } from './health-feed';
+import { registerActionRoutes } from './routes/action-routes';
+import { registerHealthRoutes } from './routes/health-routes';
+import { registerSessionRoutes } from './routes/session-routes';
+import { registerTurnEventsRoute } from './routes/turn-events-route';
+import { registerTurnsRoutes } from './routes/turns-routes';
+import { securityHeaders } from './security-headers';
+import { TurnWatchHub } from './turn-watch-hub';
+import type { TurnWatchSource } from './turn-watch-source';
+import type { UpstreamContext } from './upstream-error';
+
+/** The static front end: copied beside the compiled code by `npm run build`. */
+export const publicDir = path.join(__dirname, 'public');
+
+export interface DashboardServerOptions {
+  client: TurnClient;
+  upstream: UpstreamContext;
+  config: DashboardConfig;
+  /** What the live feeds watch through (default: `client`); a test wraps it to count. */
+  watchSource?: TurnWatchSource;
+  upstreamTimeoutMs?: number;
+  healthIntervalMs?: number;
+  /** How long a turn's feed outlives its last viewer. */
+  lingerMs?: number;
+  https?: { cert: Buffer; key: Buffer };
+}
+
+/** The dashboard as a Fastify app, not yet listening: `startDashboard` listens. */
+export async function dashboardServer(options: DashboardServerOptions): Promise<{
+  app: FastifyInstance;
+  context: DashboardContext;
+}> {
+  const { client, config } = options;
+  const source: TurnWatchSource = options.watchSource ?? {
+    watch: (turnId, watchOptions) => client.watch(turnId, watchOptions),
+    state: (turnId) => client.attach(turnId).state(),
+  };
+  const context: DashboardContext = {
+    client,
+    upstream: options.upstream,
+    config,
+    hub: new TurnWatchHub({ source, ...(options.lingerMs !== undefined && { lingerMs: options.lingerMs }) }),
+    health: new HealthFeed({
+      read: () => client.fleetHealth(),
+      intervalMs: options.healthIntervalMs ?? 2_000,
+    }),
+    cursors: new CursorSeal(),
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
+  };
+  const tls = options.https;
+  // An https server answers requests as an http one does; typed as one, the app keeps one type.
+  const serverFactory: FastifyServerFactory | undefined = tls
+    ? (handler) => createHttpsServer(tls, handler) as unknown as HttpServer
+    : undefined;
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: 16 * 1024,
+    // Event streams never go idle: close them too, or close() would wait for every viewer to leave.
+    forceCloseConnections: true,
+    ...(serverFactory && { serverFactory }),
+  });
+  await app.register(cookie);
+  await app.register(fastifyStatic, { root: publicDir, index: 'index.html', cacheControl: false });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.headers(securityHeaders);
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  registerAccessHook({ app, config });
+  app.setErrorHandler((error, _request, reply) => {
+    const status =
+      error instanceof ApiError
+        ? error.status
+        : typeof (error as { statusCode?: unknown }).statusCode === 'number'
+          ? (error as { statusCode: number }).statusCode
+          : 500;
+    const message = error instanceof Error ? error.message : String(error);
+    return reply.code(status).send({ error: message, status });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({
+      error: `no such path ${request.method} ${request.url.split('?')[0]}; docs/dashboard-api.md lists the API`,
+      status: 404,
+    }),
+  );
+  registerSessionRoutes({ app, context });
+  registerTurnsRoutes({ app, context });
+  registerTurnEventsRoute({ app, context });
+  registerActionRoutes({ app, context });
+  registerHealthRoutes({ app, context });
+  app.addHook('onClose', async () => {
+    context.hub.close();
+    context.health.close();
+  });
+  return { app, context };
+}

@@ -1,0 +1,28 @@
+import { turnWorkflowType } from '../contract/turn-workflow';
+import { ApiError } from './api-error';
+import { type DashboardContext, withUpstreamDeadline } from './dashboard-context';
+import { upstreamError } from './upstream-error';
+
+/** A turn that exists and its workflow status, or a 404 naming the id and the namespace. */
+export async function findTurn({
+  context,
+  turnId,
+}: {
+  context: DashboardContext;
+  turnId: string;
+}): Promise<{ workflowStatus: string; running: boolean }> {
+  try {
+    const description = await withUpstreamDeadline({
+      context,
+      fn: () => context.client.client.workflow.getHandle(turnId).describe(),
+    });
+    if (description.type !== turnWorkflowType)
+      throw new ApiError(
+        404,
+        `no turn ${turnId} in namespace ${context.upstream.namespace}: it is a ${description.type} workflow, not a turn`,
+      );
+    return { workflowStatus: description.status.name, running: description.status.name === 'RUNNING' };
+  } catch (error) {
+    throw upstreamError({ error, context: context.upstream, turnId });
+  }
+}

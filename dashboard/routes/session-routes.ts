@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { credentialOf, sameOrigin } from '../access-decision';
+import { ApiError, parseInput } from '../api-error';
+import { loginBodySchema, sessionResponseSchema } from '../api-schemas';
+import { tokenEnvVar } from '../dashboard-config';
+import type { DashboardContext } from '../dashboard-context';
+import { sendJson } from '../send-json';
+import { cookieOptions, csrfCookie, sessionCookie } from '../session-cookies';
+import { derivedSecret, secretsMatch } from '../token-secrets';
+
+const open = { config: { access: 'public' } } as const;
+
+/** The login page, `POST /api/login` (token → cookies), `POST /api/logout`, `GET /api/session`. */
+export function registerSessionRoutes({
+  app,
+  context,
+}: {
+  app: FastifyInstance;
+  context: DashboardContext;
+}): void {
+  const { token } = context.config;
+
+  app.get('/login', open, (_request, reply) => reply.sendFile('login.html'));
+  for (const file of ['login.js', 'style.css'])
+    app.get(`/${file}`, open, (_request, reply) => reply.sendFile(path.basename(file)));
+
+  app.post('/api/login', open, async (request, reply) => {
+    const origin = request.headers.origin;
+    // Login CSRF: another site must not log a browser into this dashboard with its own token.
+    if (!sameOrigin({ origin, host: request.headers.host }))
+      throw new ApiError(403, `cross-origin login refused: Origin ${origin} is not this dashboard`);
+    const body = parseInput({ schema: loginBodySchema, value: request.body, where: 'body' });
+    if (token === undefined)
+      throw new ApiError(401, `this dashboard has no token to log in with: start it with ${tokenEnvVar} set`);
+    if (!secretsMatch({ presented: body.token, expected: token }))
+      throw new ApiError(401, `wrong token: use the value of ${tokenEnvVar} the dashboard was started with`);
+    const csrfToken = derivedSecret({ token, purpose: 'csrf' });
+    reply.setCookie(sessionCookie, derivedSecret({ token, purpose: 'session' }), {
+      ...cookieOptions,
+      httpOnly: true,
+    });
+    reply.setCookie(csrfCookie, csrfToken, { ...cookieOptions, httpOnly: false });
+    return sendJson({
+      reply,
+      schema: sessionResponseSchema,
+      value: { authenticated: true, via: 'cookie', csrfToken, actionsEnabled: true },
+    });
+  });
+
+  app.post('/api/logout', open, async (_request, reply) => {
+    reply.clearCookie(sessionCookie, cookieOptions);
+    reply.clearCookie(csrfCookie, cookieOptions);
+    return reply.code(204).send();
+  });
+
+  app.get('/api/session', open, async (request, reply) => {
+    const credential = credentialOf({
+      request: { headers: request.headers, cookies: request.cookies },
+      token,
+    });
+    const authenticated = credential === 'bearer' || credential === 'cookie';
+    return sendJson({
+      reply,
+      schema: sessionResponseSchema,
+      value: {
+        authenticated,
+        ...(authenticated
+          ? { via: credential }
+          : context.config.loopback && credential === 'none'
+            ? { via: 'loopback' }
+            : {}),
+        ...(credential === 'cookie' &&
+          token !== undefined && { csrfToken: derivedSecret({ token, purpose: 'csrf' }) }),
+        actionsEnabled: token !== undefined,
+      },
+    });
+  });
+}

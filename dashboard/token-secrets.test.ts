@@ -1,0 +1,17 @@
+import { derivedSecret, secretsMatch } from './token-secrets';
+
+test('secrets match only when equal, whatever their lengths', () => {
+  expect(secretsMatch({ presented: 'abc', expected: 'abc' })).toBe(true);
+  expect(secretsMatch({ presented: 'abd', expected: 'abc' })).toBe(false);
+  expect(secretsMatch({ presented: 'ab', expected: 'abc' })).toBe(false);
+  expect(secretsMatch({ presented: '', expected: 'abc' })).toBe(false);
+});
+
+test('the session and CSRF values differ from each other and from the token, and follow the token', () => {
+  const token = 'unit-token-0123456789abcdefghijkl';
+  const session = derivedSecret({ token, purpose: 'session' });
+  const csrf = derivedSecret({ token, purpose: 'csrf' });
+  expect(new Set([token, session, csrf]).size).toBe(3);
+  expect(session).not.toContain(token);
+  expect(derivedSecret({ token: `${token}x`, purpose: 'session' })).not.toBe(session);
+});

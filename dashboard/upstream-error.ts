@@ -1,0 +1,58 @@
+import {
+  isGrpcServiceError,
+  ServiceError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import { ApiError } from './api-error';
+
+export interface UpstreamContext {
+  address: string;
+  namespace: string;
+}
+
+/** gRPC codes that mean the server did not answer: UNAVAILABLE, DEADLINE_EXCEEDED. */
+const unreachableCodes = new Set([14, 4]);
+
+/**
+ * A Temporal client error as the API answers it: an unknown turn is a 404, a call that is not
+ * waiting for a decision a 409, a server that does not answer a 503 naming its address.
+ */
+export function upstreamError({
+  error,
+  context,
+  turnId,
+}: {
+  error: unknown;
+  context: UpstreamContext;
+  turnId?: string;
+}): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof WorkflowNotFoundError)
+    return new ApiError(
+      404,
+      `no turn ${turnId ?? error.workflowId} in namespace ${context.namespace}; GET /api/turns lists the turns there`,
+    );
+  if (error instanceof WorkflowUpdateFailedError)
+    return new ApiError(409, error.cause?.message ?? error.message);
+  const grpc = isGrpcServiceError(error)
+    ? error
+    : error instanceof ServiceError && isGrpcServiceError(error.cause)
+      ? error.cause
+      : undefined;
+  if (grpc && unreachableCodes.has(grpc.code))
+    return new ApiError(
+      503,
+      `cannot reach Temporal at ${context.address} (namespace ${context.namespace}): ${grpc.details || grpc.message}; check the server is up there`,
+    );
+  // INVALID_ARGUMENT: what the caller sent reached the server malformed, e.g. a forged cursor.
+  if (grpc?.code === 3)
+    return new ApiError(400, `Temporal refused the request as malformed: ${grpc.details || grpc.message}`);
+  if (grpc?.code === 5)
+    return new ApiError(
+      404,
+      `no turn ${turnId ?? '?'} in namespace ${context.namespace}; GET /api/turns lists the turns there`,
+    );
+  const message = error instanceof Error ? error.message : String(error);
+  return new ApiError(502, `Temporal at ${context.address} refused: ${message}`);
+}
