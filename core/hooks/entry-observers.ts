@@ -16,6 +16,7 @@ export class EntryObservers {
   }
 
   notify({ turnId, entry }: { turnId: string; entry: JournalEntry }): void {
+    if (this.observers.length === 0) return;
     let listeners = this.byType.get(entry.type);
     if (!listeners) {
       listeners = this.observers.filter((observer) => wants({ observer, type: entry.type }));
