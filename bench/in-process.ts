@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const metrics =
     process.env.BENCH_METRICS === '0'
       ? undefined
-      : await measureMetricsOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 21, log });
+      : await measureMetricsOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 101, log });
   const report = {
     machine: machineInfo(loadBefore),
     method:

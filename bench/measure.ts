@@ -24,7 +24,7 @@ const gc = runInNewContext('gc') as (options?: { type: 'major' | 'minor' }) => v
  * A young-generation collection before each run, so one run's garbage is not billed to the next
  * (a forced full GC would be worse: it shrinks the heap and makes the following run slower).
  */
-const collectGarbage = () => gc({ type: 'minor' });
+export const collectGarbage = () => gc({ type: 'minor' });
 
 /**
  * Times several trials round-robin (a, b, c, a, b, c, …) so drift in machine load spreads over all

@@ -1,7 +1,8 @@
 import { InProcessExecutor, type ScriptedStep, scriptedModel, type TurnObserver } from 'durable-turns';
 import { TurnMetrics } from 'durable-turns/metrics';
 import { DISPATCH_CALLS } from './dispatch-overhead';
-import { check, measureInterleaved, round, sampleMs, type Trial } from './measure';
+import { check, round, type Sample, sampleMs, summarize, type Trial } from './measure';
+import { measureRounds, type RunTimes } from './measure-rounds';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 
 /** Metrics may add at most this share to the per-call dispatch overhead. */
@@ -54,6 +55,10 @@ function turnTrial({
 /**
  * Per-call dispatch overhead of the in-process executor with metrics on and off: T(1,000 calls) −
  * T(no call), over 1,000, for each, interleaved. The ratio is what metrics add to it.
+ *
+ * The target is judged by CPU time, paired by round: each round's on and off turns ran moments
+ * apart, so their ratio is taken there, and the median of those ratios is the figure. Wall-clock
+ * medians are reported too; on a shared machine they swing by more than the 5 % being measured.
  */
 export async function measureMetricsOverhead({
   warmup,
@@ -65,7 +70,7 @@ export async function measureMetricsOverhead({
   log: (message: string) => void;
 }) {
   const calls = DISPATCH_CALLS;
-  const samples = await measureInterleaved({
+  const rounds = await measureRounds({
     trials: {
       baselineOff: () => turnTrial({ calls: 0, metered: false }),
       baselineOn: () => turnTrial({ calls: 0, metered: true }),
@@ -78,23 +83,53 @@ export async function measureMetricsOverhead({
     runs,
     onProgress: (m) => log(`metrics: ${m}`),
   });
+  type Name = keyof (typeof rounds)[number];
+  const samples = (clock: keyof RunTimes) =>
+    Object.fromEntries(
+      (Object.keys(rounds[0] ?? {}) as Name[]).map((name) => [
+        name,
+        summarize(rounds.map((r) => r[name][clock])),
+      ]),
+    ) as Record<Name, Sample>;
+  const wall = samples('wallMs');
+  const cpu = samples('cpuMs');
   const perCall = (turn: number, baseline: number) => ((turn - baseline) * 1_000) / calls;
-  const offUs = perCall(samples.off.medianMs, samples.baselineOff.medianMs);
-  const onUs = perCall(samples.on.medianMs, samples.baselineOn.medianMs);
-  const observedUs = perCall(samples.observed.medianMs, samples.baselineObserved.medianMs);
+  const offUs = perCall(wall.off.medianMs, wall.baselineOff.medianMs);
+  const onUs = perCall(wall.on.medianMs, wall.baselineOn.medianMs);
+  const observedUs = perCall(wall.observed.medianMs, wall.baselineObserved.medianMs);
   const ratio = onUs / offUs - 1;
   const bestRatio =
-    perCall(samples.on.minMs, samples.baselineOn.minMs) /
-      perCall(samples.off.minMs, samples.baselineOff.minMs) -
-    1;
+    perCall(wall.on.minMs, wall.baselineOn.minMs) / perCall(wall.off.minMs, wall.baselineOff.minMs) - 1;
+  // Within each round, by CPU time: what on and off cost moments apart.
+  const roundRatios = (trial: 'on' | 'observed', baseline: 'baselineOn' | 'baselineObserved') =>
+    rounds
+      .map((r) => (r[trial].cpuMs - r[baseline].cpuMs) / (r.off.cpuMs - r.baselineOff.cpuMs) - 1)
+      .sort((x, y) => x - y);
+  const cpuRatios = roundRatios('on', 'baselineOn');
+  const quantile = (sorted: number[], q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const cpuRatio = summarize(cpuRatios).medianMs;
   const attempts = (
     await metrics.registry.getSingleMetricAsString('durable_turns_tool_attempts_total')
   ).match(/outcome="ok"} (\d+)/)?.[1];
   check(Number(attempts) >= calls * (warmup + runs), `metrics counted ${attempts} attempts`);
   return {
     calls,
+    /** By the wall clock, from the medians. */
     usPerCall: { off: round(offUs), on: round(onUs), emptyObserver: round(observedUs) },
-    /** (on − off) / off of the per-call overhead, from the medians. */
+    /** By CPU time, from the medians. */
+    cpuUsPerCall: {
+      off: round(perCall(cpu.off.medianMs, cpu.baselineOff.medianMs)),
+      on: round(perCall(cpu.on.medianMs, cpu.baselineOn.medianMs)),
+      emptyObserver: round(perCall(cpu.observed.medianMs, cpu.baselineObserved.medianMs)),
+    },
+    /** (on − off) / off of the per-call overhead: the median of each round's, by CPU time. The target's figure. */
+    cpuRatio: round(cpuRatio, 4),
+    /** The middle half of the rounds' ratios: how far one round's figure can be trusted. */
+    cpuRatioQuartiles: [round(quantile(cpuRatios, 0.25), 4), round(quantile(cpuRatios, 0.75), 4)],
+    /** The same for an observer that does nothing: the executor's event dispatch, not metrics. */
+    emptyObserverCpuRatio: round(summarize(roundRatios('observed', 'baselineObserved')).medianMs, 4),
+    /** (on − off) / off by the wall clock, from the medians of all rounds. */
     ratio: round(ratio, 4),
     /** The same from the fastest runs: what a quiet machine gets. */
     bestRatio: round(bestRatio, 4),
@@ -103,9 +138,9 @@ export async function measureMetricsOverhead({
     /** Metrics against an observer that does nothing: what the metrics' own work costs. */
     metricsOverObserverRatio: round(onUs / observedUs - 1, 4),
     /** What metrics add to a turn's fixed cost (a turn without calls: one model request, the turn counted). */
-    baselineTurnMs: { off: sampleMs(samples.baselineOff), on: sampleMs(samples.baselineOn) },
-    turnMs: { off: sampleMs(samples.off), on: sampleMs(samples.on) },
+    baselineTurnMs: { off: sampleMs(wall.baselineOff), on: sampleMs(wall.baselineOn) },
+    turnMs: { off: sampleMs(wall.off), on: sampleMs(wall.on) },
     targetRatio: TARGET_METRICS_RATIO,
-    meetsTarget: ratio <= TARGET_METRICS_RATIO,
+    meetsTarget: cpuRatio <= TARGET_METRICS_RATIO,
   };
 }

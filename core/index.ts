@@ -13,6 +13,7 @@ export * from './engine/turn-state';
 export * from './engine/turn-state-view';
 export * from './engine/validate-transcript';
 export * from './health/tool-health-registry';
+export * from './hooks/entry-observers';
 export * from './hooks/turn-hooks';
 export * from './hooks/turn-observer';
 export * from './model/build-response';

@@ -1,7 +1,7 @@
 import {
+  EntryObservers,
   isTranscriptEvent,
   type JournalEntry,
-  notifyObservers,
   type TranscriptEvent,
   type TurnObserver,
 } from '../core';
@@ -13,22 +13,24 @@ import type { JournalSession } from './journal/turn-journal';
  */
 export class JournalWriter {
   private readonly all: JournalEntry[];
+  private readonly observers: EntryObservers;
 
   constructor(
     private readonly session: JournalSession,
     private version: number,
     existing: readonly JournalEntry[],
-    private readonly observers: readonly TurnObserver[],
+    observers: readonly TurnObserver[],
   ) {
     this.all = [...existing];
+    this.observers = new EntryObservers({ observers });
   }
 
   async append(entries: readonly JournalEntry[]): Promise<void> {
     if (entries.length === 0) return;
     this.version = await this.session.append(entries, this.version);
     this.all.push(...entries);
-    for (const entry of entries)
-      notifyObservers(this.observers, 'onEntry', { turnId: this.session.turnId, entry });
+    const { turnId } = this.session;
+    for (const entry of entries) this.observers.notify({ turnId, entry });
   }
 
   renew(): Promise<void> {

@@ -34,19 +34,18 @@ export function meteredModel({ model, metrics }: { model: TurnModel; metrics: Tu
         }
       };
       const stopped = () => record(request.signal?.aborted ? 'cancelled' : 'error');
+      // Made once a request, not once a part: a response can have thousands of parts.
+      const seen = (result: IteratorResult<ModelStreamPart>) => {
+        if (result.done) record(usage ? 'ok' : 'error');
+        else if (result.value.type === 'finish') usage = result.value.usage;
+        return result;
+      };
+      const failed = (error: unknown) => {
+        stopped();
+        throw error;
+      };
       return {
-        next: () =>
-          inner.next().then(
-            (result) => {
-              if (result.done) record(usage ? 'ok' : 'error');
-              else if (result.value.type === 'finish') usage = result.value.usage;
-              return result;
-            },
-            (error: unknown) => {
-              stopped();
-              throw error;
-            },
-          ),
+        next: () => inner.next().then(seen, failed),
         return: (value?: unknown) => {
           stopped();
           return inner.return

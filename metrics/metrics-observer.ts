@@ -12,7 +12,28 @@ interface OpenTurn {
   waiting: Set<string>;
 }
 
-export type MetricsObserver = Required<Pick<TurnObserver, 'onToolPost' | 'onEntry'>> & TurnGaugeSource;
+export type MetricsObserver = Required<Pick<TurnObserver, 'onToolPost' | 'onEntry' | 'entryTypes'>> &
+  TurnGaugeSource;
+
+/**
+ * The entries the observer needs: the turn-level ones. It gets none of a call's own four
+ * (accepted, attempt started, attempt finished, completed), which are most of a turn's entries.
+ * A turn resumed here is still seen at once: every way a resume goes on writes one of these in the
+ * append that follows it (a lost attempt, a model request or response, an approval, the end) —
+ * except a turn that waits for an approval, which was seen only at the decision before as well.
+ */
+export const metricsEntryTypes: ReadonlySet<JournalEntry['type']> = new Set<JournalEntry['type']>([
+  'turn.started',
+  'turn.opened',
+  'turn.halted',
+  'turn.finished',
+  'model.requested',
+  'model.responded',
+  'model.attempt_failed',
+  'tool.attempt_lost',
+  'tool.approval_requested',
+  'tool.approval_decided',
+]);
 
 /**
  * Tool attempts from `onToolPost` (on every host: it fires wherever an attempt runs), and turns
@@ -34,6 +55,7 @@ export function metricsObserver({ metrics }: { metrics: TurnMetrics }): MetricsO
     return turn;
   };
   return {
+    entryTypes: metricsEntryTypes,
     onToolPost(event: ToolPostEvent) {
       const { result } = event;
       // The model names the tool: a name this host does not have must not become a series.

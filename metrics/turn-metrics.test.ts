@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool, ModelError, ToolHealthRegistry, type TurnModel } from '../core';
-import { InProcessExecutor } from '../executors';
+import { InProcessExecutor, MemoryJournal } from '../executors';
 import { scriptedModel } from '../models';
+import { gatedScript, gatedTool } from '../test/support/executors/resume-fixtures';
 import {
   labelValues,
   type PromSample,
@@ -237,4 +238,84 @@ test('an attempt of a tool this host does not have counts under one label for al
   expect(
     sampleValue(samples, 'durable_turns_tool_attempts_total', { tool: '(unknown)', outcome: 'error' }),
   ).toBe(2);
+});
+
+test('a turn resumed on this host is open from its resume on, though its start was seen by another', async () => {
+  const journal = new MemoryJournal();
+  const held = gatedTool();
+  const first = new InProcessExecutor({
+    tools: [held.tool],
+    model: gatedScript(),
+    journal,
+    owner: 'lost-host',
+  });
+  const lost = first.runTurn({ turnId: 'resumed', input: 'go' }).catch(() => undefined);
+  await held.started;
+
+  const metrics = new TurnMetrics();
+  const rerun = gatedTool();
+  const second = new InProcessExecutor({
+    tools: [rerun.tool],
+    model: metrics.model(gatedScript()),
+    observers: [metrics.observer],
+    journal,
+    owner: 'new-host',
+  });
+  const resumed = second.resumeTurn({ turnId: 'resumed', takeOver: true });
+  try {
+    // The lost attempt runs again here (the tool is retry-safe); while it runs, the turn is open here.
+    await rerun.started;
+    const running = await scrape(metrics);
+    expect(sampleValue(running, 'durable_turns_open_turns')).toBe(1);
+    expect(sampleValue(running, 'durable_turns_turns_started_total')).toBe(0);
+
+    rerun.open();
+    await expect(resumed).resolves.toMatchObject({ status: 'completed' });
+    const done = await scrape(metrics);
+    expect(sampleValue(done, 'durable_turns_open_turns')).toBe(0);
+    expect(sampleValue(done, 'durable_turns_turns_ended_total', { status: 'completed' })).toBe(1);
+    expect(
+      sampleValue(done, 'durable_turns_tool_attempts_total', { tool: 'wait_for_gate', outcome: 'ok' }),
+    ).toBe(1);
+  } finally {
+    // The first host's attempt ends too (its appends are refused: the turn is not its own any more).
+    rerun.open();
+    held.open();
+    await lost;
+  }
+});
+
+test('attempts of several tools, in any order, count under each tool and outcome at every scrape', async () => {
+  const metrics = new TurnMetrics();
+  const attempt = (toolName: string, ok: boolean) =>
+    metrics.observer.onToolPost({
+      turnId: 't',
+      toolCallId: `${toolName}-${ok}`,
+      toolName,
+      attempt: 1,
+      args: {},
+      durationMs: ok ? 2 : 20,
+      isError: !ok,
+      status: ok ? 'ok' : 'error',
+      result: ok
+        ? { status: 'ok', content: 'fine', resultHash: 'h' }
+        : { status: 'error', content: 'no', errorType: 'tool-error', retryable: true, resultHash: 'h' },
+    });
+  attempt('a', false);
+  attempt('a', true);
+  attempt('b', true);
+  attempt('a', true);
+  const first = await scrape(metrics);
+  const count = (samples: PromSample[], tool: string, outcome: string) =>
+    sampleValue(samples, 'durable_turns_tool_attempts_total', { tool, outcome });
+  expect([count(first, 'a', 'ok'), count(first, 'a', 'error'), count(first, 'b', 'ok')]).toEqual([2, 1, 1]);
+  expect(count(first, 'b', 'error')).toBeUndefined();
+  expect(sampleValue(first, 'durable_turns_tool_attempt_duration_seconds_sum', { tool: 'a' })).toBeCloseTo(
+    0.024,
+  );
+
+  attempt('b', false);
+  const second = await scrape(metrics);
+  expect([count(second, 'a', 'ok'), count(second, 'a', 'error')]).toEqual([2, 1]);
+  expect([count(second, 'b', 'ok'), count(second, 'b', 'error')]).toEqual([1, 1]);
 });

@@ -3,9 +3,10 @@ import type { ToolHealthRegistry } from '../core/health/tool-health-registry';
 import type { TurnModel } from '../core/model/turn-model';
 import type { TurnStatus } from '../core/schema/turn-status';
 import type { Usage } from '../core/schema/usage';
-import { BucketHistogram, type HistogramSeries } from './bucket-histogram';
+import { BucketHistogram } from './bucket-histogram';
 import { meteredModel } from './metered-model';
 import { type MetricsObserver, metricsObserver } from './metrics-observer';
+import { ToolAttemptSeries } from './tool-attempt-series';
 
 /** How a model request ended, as `durable_turns_model_requests_total{outcome}` says. */
 export type ModelRequestOutcome = 'ok' | 'error' | 'cancelled';
@@ -48,10 +49,10 @@ export class TurnMetrics {
   readonly observer: MetricsObserver;
   private readonly toolAttemptSeconds: BucketHistogram;
   /** Per tool: attempts by outcome and the duration series, counted on the hot path without prom-client. */
-  private readonly toolSeries = new Map<
-    string,
-    { outcomes: Map<string, number>; seconds: HistogramSeries }
-  >();
+  private readonly toolSeries = new Map<string, ToolAttemptSeries>();
+  /** The tool of the last attempt: a turn's attempts come in runs of one tool, mostly. */
+  private lastTool: string | undefined;
+  private lastToolSeries: ToolAttemptSeries | undefined;
   private readonly modelRequests: Counter<'model' | 'outcome'>;
   private readonly modelRequestSeconds: Histogram<'model' | 'outcome'>;
   private readonly modelTokens: Counter<'model' | 'type'>;
@@ -77,7 +78,7 @@ export class TurnMetrics {
       collect() {
         this.reset();
         for (const [tool, series] of toolSeries)
-          for (const [outcome, count] of series.outcomes) this.inc({ tool, outcome }, count);
+          for (const [outcome, count] of series.counts()) this.inc({ tool, outcome }, count);
       },
     });
     this.toolAttemptSeconds = new BucketHistogram(
@@ -181,15 +182,19 @@ export class TurnMetrics {
     return meteredModel({ model, metrics: this });
   }
 
-  /** Runs once per tool attempt (thousands a turn in process): two map lookups and a few adds. */
+  /** Runs once per tool attempt (thousands a turn in process): mostly a comparison and a few adds. */
   recordToolAttempt({ tool, outcome, durationMs }: { tool: string; outcome: string; durationMs: number }) {
-    let series = this.toolSeries.get(tool);
+    let series = tool === this.lastTool ? this.lastToolSeries : undefined;
     if (!series) {
-      series = { outcomes: new Map(), seconds: this.toolAttemptSeconds.series({ tool }) };
-      this.toolSeries.set(tool, series);
+      series = this.toolSeries.get(tool);
+      if (!series) {
+        series = new ToolAttemptSeries(this.toolAttemptSeconds.series({ tool }));
+        this.toolSeries.set(tool, series);
+      }
+      this.lastTool = tool;
+      this.lastToolSeries = series;
     }
-    series.outcomes.set(outcome, (series.outcomes.get(outcome) ?? 0) + 1);
-    series.seconds.observe(durationMs / 1000);
+    series.record({ outcome, durationMs });
   }
 
   recordModelRequest({

@@ -67,15 +67,14 @@ export async function runToolAttempt(
   args: RunToolAttemptArgs,
 ): Promise<{ result: AttemptResult; durationMs: number }> {
   // Kept outside the guard so that a failure can still close the observers' pre/post pair.
-  let event: ToolPreEvent | undefined;
+  let told = false;
   let started: number | undefined;
   try {
     const { turnId, call, attempt, timers } = args;
     const observers = args.observers ?? [];
     // Events are built only for someone to hear them: this runs once per attempt, thousands per turn.
-    if (observers.length > 0)
-      event = { turnId, toolCallId: call.toolCallId, toolName: call.toolName, attempt, args: call.input };
-    if (event) notifyObservers(observers, 'onToolPre', event);
+    told = observers.length > 0;
+    if (told && observers.some(hasToolPre)) notifyObservers(observers, 'onToolPre', preEvent(args));
     started = timers.now();
     const outcome = await attemptOutcome(args);
     const final = truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes);
@@ -84,28 +83,54 @@ export async function runToolAttempt(
       const health = final.status === 'ok' ? 'success' : outcome.timedOut ? 'timeout' : 'failure';
       recordHealth(args.health, call.toolName, health, durationMs);
     }
-    if (event) {
-      const post = event;
-      event = undefined;
-      // Spelled out, not spread from the pre event: the spread (with an optional key) cost ~3 µs
-      // an attempt, which every host with an observer paid (bench/metrics-overhead.ts).
-      const postEvent: ToolPostEvent = {
-        turnId: post.turnId,
-        toolCallId: post.toolCallId,
-        toolName: post.toolName,
-        attempt: post.attempt,
-        args: post.args,
-        durationMs,
-        isError: final.status !== 'ok',
-        status: final.status,
-        result: final,
-      };
-      if ('resultHash' in final) postEvent.resultHash = final.resultHash;
+    if (told) {
+      told = false;
+      // Spelled out, not spread from a pre event: the spread (with an optional key) cost ~3 µs an
+      // attempt, which every host with an observer paid (bench/metrics-overhead.ts). One literal
+      // for each shape, so that no event changes shape after it is made.
+      const postEvent: ToolPostEvent =
+        'resultHash' in final
+          ? {
+              turnId,
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              attempt,
+              args: call.input,
+              durationMs,
+              isError: final.status !== 'ok',
+              status: final.status,
+              result: final,
+              resultHash: final.resultHash,
+            }
+          : {
+              turnId,
+              toolCallId: call.toolCallId,
+              toolName: call.toolName,
+              attempt,
+              args: call.input,
+              durationMs,
+              isError: true,
+              status: final.status,
+              result: final,
+            };
       notifyObservers(observers, 'onToolPost', postEvent);
     }
     return { result: final, durationMs };
   } catch (error) {
-    return internalError(args, error, event, started);
+    return internalError(args, error, told, started);
+  }
+}
+
+function preEvent({ turnId, call, attempt }: RunToolAttemptArgs): ToolPreEvent {
+  return { turnId, toolCallId: call.toolCallId, toolName: call.toolName, attempt, args: call.input };
+}
+
+// Read as notifyObservers reads it: a getter that throws means the observer is not told.
+function hasToolPre(observer: TurnObserver): boolean {
+  try {
+    return observer.onToolPre !== undefined;
+  } catch {
+    return false;
   }
 }
 
@@ -198,7 +223,7 @@ function releaseHealth(health: ToolHealthRegistry, toolName: string): void {
 function internalError(
   args: RunToolAttemptArgs,
   error: unknown,
-  event: ToolPreEvent | undefined,
+  told: boolean,
   started: number | undefined,
 ): { result: AttemptResult; durationMs: number } {
   const content = `internal error while running the attempt (whether the tool ran is not known): ${describeThrown(error, 'it').message}`;
@@ -207,9 +232,9 @@ function internalError(
   try {
     if (started !== undefined) durationMs = Math.max(0, args.timers.now() - started);
     // A pre event was sent and its post was not: close the pair, as for any other output.
-    if (event) {
+    if (told) {
       notifyObservers(args.observers ?? [], 'onToolPost', {
-        ...event,
+        ...preEvent(args),
         durationMs,
         isError: true,
         status: 'error',
