@@ -5,7 +5,8 @@
  * stdout (progress goes to stderr) and writes it to bench/results/in-process.json.
  *
  * The `metrics` section is the same dispatch with Prometheus metrics on and off (BENCH_METRICS=0
- * skips it, BENCH_ONLY=metrics runs only it).
+ * skips it, BENCH_ONLY=metrics runs only it). The `observability` section is metrics and tracing
+ * on together versus off, for turns journaled to memory and to SQLite.
  *
  *   npx tsx bench/in-process.ts            (BENCH_QUICK=1 for a fast smoke run)
  */
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { measureDispatchOverhead } from './dispatch-overhead';
 import { machineInfo, round } from './measure';
 import { measureMetricsOverhead } from './metrics-overhead';
+import { measureObservabilityOverhead } from './observability-overhead';
 import { measureSameTurnOnPeers } from './same-turn-on-peers';
 import { measureTracingOverhead } from './tracing-overhead';
 
@@ -42,6 +44,11 @@ async function main(): Promise<void> {
     process.env.BENCH_METRICS === '0'
       ? undefined
       : await measureMetricsOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 101, log });
+  // Metrics and tracing together, journaling to memory and to SQLite.
+  const observability =
+    only === 'metrics'
+      ? undefined
+      : await measureObservabilityOverhead({ warmup: quick ? 1 : 5, runs: quick ? 3 : 21, log });
   const report = {
     machine: machineInfo(loadBefore),
     method:
@@ -50,6 +57,7 @@ async function main(): Promise<void> {
     ...(tracing ? { tracing } : {}),
     ...(peers ? { peers } : {}),
     ...(metrics ? { metrics } : {}),
+    ...(observability ? { observability } : {}),
     benchDurationMs: round(performance.now() - started, 0),
   };
   const json = JSON.stringify(report, null, 2);
