@@ -1,3 +1,5 @@
+import { context, createContextKey, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { defineTool, InProcessExecutor, scriptedModel } from 'durable-turns';
 import { createTurnTracing } from 'durable-turns/tracing';
@@ -87,5 +89,39 @@ describe('a traced turn in process', () => {
     const succeeded = spans.find((s) => s.attributes['durable_turns.tool.attempt'] === 2);
     expect(succeeded?.attributes['gen_ai.tool.call.arguments']).toContain(secretArgument);
     expect(succeeded?.attributes['gen_ai.tool.call.result']).toContain(secretOutput);
+  });
+});
+
+describe('tracing in process and the application’s context', () => {
+  const marker = createContextKey('marker');
+
+  test('installs no context manager: the process keeps the promise hooks it had (none), traced or not', async () => {
+    await tracedTurn({ captureMessageContent: false });
+    const marked = ROOT_CONTEXT.setValue(marker, 'set');
+    // Without a context manager the API's is a no-op one: what `with` sets is not active inside.
+    expect(context.with(marked, () => context.active().getValue(marker))).toBeUndefined();
+  });
+
+  test('a turn run inside an application span is its child, once the application has a context manager', async () => {
+    const manager = new AsyncLocalStorageContextManager().enable();
+    expect(context.setGlobalContextManager(manager)).toBe(true);
+    try {
+      const exporter = new InMemorySpanExporter();
+      const appTracing = createTurnTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      const request = appTracing.tracer.startSpan('POST /ask');
+      const executor = new InProcessExecutor({
+        tools: [],
+        model: scriptedModel([{ text: 'hello' }]),
+        tracing: appTracing,
+      });
+      await context.with(trace.setSpan(context.active(), request), () =>
+        executor.runTurn({ turnId: 'inside-app-span', input: 'hi' }),
+      );
+      request.end();
+      const turn = exporter.getFinishedSpans().find((s) => s.name === 'invoke_agent');
+      expect(turn?.parentSpanContext?.spanId).toBe(request.spanContext().spanId);
+    } finally {
+      context.disable();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import type { ClientInterceptors } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import { installTraceContext } from './install-trace-context';
 import type { TurnTracing } from './turn-tracing';
 import { turnTracingFromEnv } from './turn-tracing-from-env';
 
@@ -15,5 +16,6 @@ export function turnClientInterceptors({
   tracing?: TurnTracing | undefined;
 } = {}): ClientInterceptors {
   if (!tracing) return {};
+  installTraceContext();
   return { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] };
 }

@@ -1,6 +1,4 @@
-import { context, propagation, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { Tracer } from '@opentelemetry/api';
 import {
   defaultResource,
   detectResources,
@@ -43,8 +41,8 @@ export interface CreateTurnTracingOptions {
 
 /**
  * Tracing for turns with these span processors. Its provider is its own, not the global one (a
- * library must not take over the application's); but trace context only flows through the global
- * context manager and propagator, so W3C ones are installed unless the application has its own.
+ * library must not take over the application's). The Temporal pieces that use it install a
+ * context manager and propagator (installTraceContext); the in-process executor needs neither.
  */
 export function createTurnTracing({
   spanProcessors,
@@ -63,7 +61,6 @@ export function createTurnTracing({
     idGenerator,
     ...(sampler ? { sampler } : {}),
   });
-  installGlobalContext();
   const version = durableTurnsVersion();
   const tracing: TurnTracing = {
     tracer: provider.getTracer('durable-turns', version),
@@ -95,19 +92,4 @@ const childSpans = new WeakMap<TurnTracing, ChildSpans>();
  */
 export function childSpansOf({ tracing }: { tracing: TurnTracing }): ChildSpans | undefined {
   return childSpans.get(tracing);
-}
-
-let installed = false;
-
-function installGlobalContext(): void {
-  if (installed) return;
-  installed = true;
-  // Each returns false (and leaves the application's in place) when one is registered already.
-  const manager = new AsyncLocalStorageContextManager().enable();
-  if (!context.setGlobalContextManager(manager)) manager.disable();
-  propagation.setGlobalPropagator(
-    new CompositePropagator({
-      propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
-    }),
-  );
 }

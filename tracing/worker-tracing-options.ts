@@ -4,6 +4,7 @@ import {
   OpenTelemetryWorkflowClientInterceptor,
 } from '@temporalio/interceptors-opentelemetry';
 import type { WorkerOptions } from '@temporalio/worker';
+import { installTraceContext } from './install-trace-context';
 import type { TurnTracing } from './turn-tracing';
 import { workflowSpanSinks } from './workflow-span-sink';
 
@@ -24,6 +25,7 @@ export function workerTracingOptions({
   const sinks = { ...given.sinks, ...workflowSpanSinks({ tracing }) };
   const interceptors = given.interceptors ?? {};
   if (!tracing) return { sinks, interceptors };
+  installTraceContext();
   const { tracer } = tracing;
   return {
     sinks,
