@@ -12,14 +12,20 @@ export interface RunTimes {
  * clock. On a shared machine the wall clock also counts the time the process waited for a core:
  * for work that never waits itself (an in-process turn on a memory journal), the CPU time is the
  * cost without that noise. Warm-up rounds are not kept.
+ *
+ * A run pays part of the garbage collection its predecessor left, so what follows a big run is
+ * billed some of it: each pair in `swapped` trades places every other round, so neither of the two
+ * always comes second.
  */
 export async function measureRounds<Name extends string>({
   trials,
   warmup,
   runs,
+  swapped = [],
   onProgress,
 }: {
   trials: Record<Name, () => Trial>;
+  swapped?: ReadonlyArray<readonly [NoInfer<Name>, NoInfer<Name>]>;
   warmup: number;
   runs: number;
   onProgress?: (message: string) => void;
@@ -28,7 +34,17 @@ export async function measureRounds<Name extends string>({
   const rounds: Record<Name, RunTimes>[] = [];
   for (let round = 0; round < warmup + runs; round++) {
     const times = {} as Record<Name, RunTimes>;
-    for (const name of names) {
+    const order =
+      round % 2 === 0
+        ? names
+        : names.map((name) => {
+            for (const [a, b] of swapped) {
+              if (name === a) return b;
+              if (name === b) return a;
+            }
+            return name;
+          });
+    for (const name of order) {
       const trial = trials[name]();
       await trial.before?.();
       collectGarbage();

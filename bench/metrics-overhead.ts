@@ -71,14 +71,22 @@ export async function measureMetricsOverhead({
 }) {
   const calls = DISPATCH_CALLS;
   const rounds = await measureRounds({
+    // Each timed turn follows one of its own size (a spacer where the size changes), and on and
+    // off swap places every other round: a 1,000-call turn leaves garbage its successor pays for.
     trials: {
-      baselineOff: () => turnTrial({ calls: 0, metered: false }),
-      baselineOn: () => turnTrial({ calls: 0, metered: true }),
+      spacerCalls: () => turnTrial({ calls, metered: false }),
       off: () => turnTrial({ calls, metered: false }),
       on: () => turnTrial({ calls, metered: true }),
-      baselineObserved: () => turnTrial({ calls: 0, metered: false, observed: true }),
       observed: () => turnTrial({ calls, metered: false, observed: true }),
+      spacerEmpty: () => turnTrial({ calls: 0, metered: false }),
+      baselineOff: () => turnTrial({ calls: 0, metered: false }),
+      baselineOn: () => turnTrial({ calls: 0, metered: true }),
+      baselineObserved: () => turnTrial({ calls: 0, metered: false, observed: true }),
     },
+    swapped: [
+      ['off', 'on'],
+      ['baselineOff', 'baselineOn'],
+    ],
     warmup,
     runs,
     onProgress: (m) => log(`metrics: ${m}`),
