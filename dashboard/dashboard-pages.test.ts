@@ -124,7 +124,7 @@ describe('the turn page', () => {
     // Wave 1: both gates run together; the step, which must run alone, waits for wave 2.
     await page.locator('[data-call-id="gate_a"][data-outcome="running"]').waitFor();
     await page.locator('[data-call-id="gate_b"][data-outcome="running"]').waitFor();
-    await page.locator('[data-call-id="step_c"][data-outcome="pending"]').waitFor();
+    await page.locator('[data-call-id="step_c"][data-outcome="pending"][data-wave-known="true"]').waitFor();
     const waveOf = async (id: string) => Number(await call(id).getAttribute('data-wave'));
     expect(await waveOf('gate_a')).toBe(await waveOf('gate_b'));
     expect(await waveOf('step_c')).toBeGreaterThan(await waveOf('gate_a'));

@@ -121,7 +121,13 @@ export function withState(old, state) {
   const calls = old.calls.map((c) => {
     const view = state.calls.find((v) => v.toolCallId === c.toolCallId);
     if (!view) return c;
-    return { ...c, wave: view.wave, waiting: view.phase === 'awaiting-approval', approval: view.approval };
+    return {
+      ...c,
+      wave: view.wave,
+      waveKnown: true,
+      waiting: view.phase === 'awaiting-approval',
+      approval: view.approval,
+    };
   });
   return { ...old, calls, state };
 }
@@ -150,22 +156,24 @@ export function callOutcome(c) {
 }
 
 /**
- * The calls of one response in waves: the turn's own wave numbers where a state event gave them,
- * otherwise inferred (a call that started after every call before it had finished opens a wave).
+ * The calls of one response in waves (numbered from 0): the turn's own wave numbers once a state
+ * event gave them for every call of the response; until then, or for a batch no state event
+ * showed (a turn opened after it moved on), inferred from times: a call that started after every
+ * call before it had finished opens a wave.
  */
 export function wavesOf(timeline, responseIndex) {
   const calls = timeline.calls.filter((c) => c.responseIndex === responseIndex);
-  if (calls.every((c) => c.wave !== undefined)) return groupBy(calls, (c) => c.wave);
-  let wave = 0;
+  if (calls.every((c) => c.waveKnown)) return groupBy(calls, (c) => c.wave);
+  let wave = -1;
   let waveEnd = Number.NEGATIVE_INFINITY;
   const inferred = calls.map((c) => {
     const start = c.attempts[0]?.startedAt;
-    if (wave === 0 || (start !== undefined && start >= waveEnd)) {
+    if (wave === -1 || (start !== undefined && start >= waveEnd)) {
       wave += 1;
       waveEnd = Number.NEGATIVE_INFINITY;
     }
     waveEnd = Math.max(waveEnd, c.attempts.at(-1)?.finishedAt ?? Number.POSITIVE_INFINITY);
-    return { ...c, wave: c.wave ?? wave };
+    return { ...c, wave, waveKnown: false };
   });
   return groupBy(inferred, (c) => c.wave);
 }
