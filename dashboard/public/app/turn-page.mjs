@@ -81,7 +81,10 @@ export function TurnPage({ turnId, session }) {
     <section class="summary" aria-label="Summary">
       <p>Status: <strong class=${`status status-${status}`} data-turn-status=${status}>${status ?? '…'}</strong>
         ${reason && html` — <span class="reason">${reason}</span>`}</p>
-      <${Usage} usage=${timeline.state?.usage ?? result?.usage} state=${running ? timeline.state : undefined} />
+      <${Usage}
+        usage=${running ? timeline.state?.usage : (result?.usage ?? timeline.state?.usage)}
+        state=${running ? timeline.state : undefined}
+      />
       ${turn?.webUiUrl && html`<p><a href=${turn.webUiUrl} target="_blank" rel="noreferrer">Open in the Temporal Web UI</a></p>`}
       ${canAct && running && html`<${CancelTurn} turnId=${turnId} ask=${setAsking} />`}
       ${!canAct && html`<p>Actions are off: the dashboard was started without a token.</p>`}

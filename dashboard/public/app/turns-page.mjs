@@ -32,7 +32,7 @@ export function TurnsPage() {
         const limit = Math.min(200, shown.current);
         const page = await getJson(queryOf({ filters, limit }));
         if (stopped) return;
-        setList((old) => ({ ...page, turns: page.turns, loaded: true, more: old.more }));
+        setList({ ...page, loaded: true });
         setProblem('');
       } catch (error) {
         if (!stopped) setProblem(error.message);
@@ -85,7 +85,7 @@ export function TurnsPage() {
     ${problem && html`<p class="problem" role="alert">${problem}</p>`}
     <div class="table-wrap">
       <table class="turns">
-        <caption>${list.loaded ? `${list.turns.length} turns shown, newest first` : 'Loading turns…'}</caption>
+        <caption>${list.loaded ? `${list.turns.length} turn${list.turns.length === 1 ? '' : 's'} shown, newest first` : 'Loading turns…'}</caption>
         <thead>
           <tr><th scope="col">Turn</th><th scope="col">Status</th><th scope="col">Conversation</th>
             <th scope="col">Started</th><th scope="col">Duration</th><th scope="col">Approval</th></tr>
@@ -95,11 +95,11 @@ export function TurnsPage() {
             (turn) => html`
               <tr data-turn-id=${turn.turnId}>
                 <th scope="row"><a href=${`#/turns/${encodeURIComponent(turn.turnId)}`}>${turn.turnId}</a></th>
-                <td><span class=${`status status-${turn.status}`}>${turn.status}</span></td>
-                <td>${turn.conversationId ?? ''}</td>
-                <td>${time(turn.startTime)}</td>
-                <td>${duration(turn.durationMs)}</td>
-                <td>${turn.waitingForApproval ? html`<span class="badge waiting">waiting</span>` : ''}</td>
+                <td data-label="Status"><span class=${`status status-${turn.status}`}>${turn.status}</span></td>
+                <td data-label="Conversation">${turn.conversationId ?? ''}</td>
+                <td data-label="Started">${time(turn.startTime)}</td>
+                <td data-label="Duration">${duration(turn.durationMs)}</td>
+                <td data-label="Approval">${turn.waitingForApproval ? html`<span class="badge waiting">waiting</span>` : ''}</td>
               </tr>
             `,
           )}
