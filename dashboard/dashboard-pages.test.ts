@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { StartTurnArgs } from '../client/turn-client';
 import { CliProcess } from '../test/cli/support/cli-process';
 import { uniqueTurnId } from '../test/conformance/support';
+import { streamedWords } from '../test/dashboard/browser-agent';
 import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
 import { launchChromium } from '../test/dashboard/launch-chromium';
 
@@ -37,15 +39,20 @@ let page: Page;
 
 const openGate = (name: string) => writeFileSync(path.join(gates, name), '');
 
-function start(model: string, label: string) {
+function start(model: string, label: string, extra: Partial<StartTurnArgs> = {}) {
   const turnId = uniqueTurnId(label);
   return dashboard.client
-    .start({ turnId, model, input: [{ role: 'user', content: label }], conversationId: `conv-${label}` })
+    .start({
+      turnId,
+      model,
+      input: [{ role: 'user', content: label }],
+      conversationId: `conv-${label}`,
+      ...extra,
+    })
     .then((handle) => ({ turnId, handle }));
 }
 
 const call = (id: string) => page.locator(`[data-call-id="${id}"]`);
-const turnStatus = () => page.locator('[data-turn-status]');
 
 /** The page at both widths, full length, as test artifacts. */
 async function screenshots(name: string): Promise<void> {
@@ -119,7 +126,11 @@ afterEach(async () => {
 
 describe('the turn page', () => {
   test("a running turn's calls appear and finish live, in waves, without a reload", async () => {
-    const { turnId, handle } = await start('ui-waves', 'waves');
+    // The step's output (400 characters of padding) is cut to 200 bytes; the budget shows what is left.
+    const { turnId, handle } = await start('ui-waves', 'waves', {
+      maxOutputBytes: 200,
+      budget: { maxToolCalls: 10 },
+    });
     const { navigations } = await openTurn(turnId);
     // Wave 1: both gates run together; the step, which must run alone, waits for wave 2.
     await page.locator('[data-call-id="gate_a"][data-outcome="running"]').waitFor();
@@ -131,6 +142,8 @@ describe('the turn page', () => {
     await expect(page.locator('.response-text').first().textContent()).resolves.toBe(
       'Two gates, then a step.',
     );
+    const spent = Number(await page.locator('[data-spent-calls]').getAttribute('data-spent-calls'));
+    expect(await page.locator('[data-budget-left]').textContent()).toBe(`${10 - spent} tool calls`);
     await screenshots('turn-running');
 
     openGate('a');
@@ -146,17 +159,40 @@ describe('the turn page', () => {
     // Each call's one attempt is drawn; its output opens on demand.
     expect(await call('step_c').locator('[data-attempt-outcome="ok"]').count()).toBe(1);
     await call('step_c')
-      .getByText(/^Output: ok/)
+      .getByText(/^Output: ok — truncated/)
       .click();
     await call('step_c')
-      .getByText(/"stepped": "c"/)
+      .getByText(/cut to fit/)
       .waitFor();
+    expect(await call('step_c').locator('pre').textContent()).toContain('stepped');
+    expect(
+      await call('gate_a')
+        .getByText(/^Output: ok/)
+        .textContent(),
+    ).not.toMatch(/truncated/);
     expect(await page.getByRole('link', { name: 'Open in the Temporal Web UI' }).getAttribute('href')).toBe(
       `http://127.0.0.1:8233/namespaces/${dashboard.namespace}/workflows/${turnId}`,
     );
     expect(navigations()).toBe(0);
     expect(await sameDocument()).toBe(true);
     await screenshots('turn-completed');
+  });
+
+  test('a response shows its text as it streams, then as recorded', async () => {
+    const { turnId, handle } = await start('ui-streaming', 'stream');
+    await openTurn(turnId);
+    // Fifteen words, one every 200 ms: part of the text is on the page while the response streams.
+    await page.waitForFunction(() => {
+      const text = (
+        globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
+      ).document.querySelector('[data-response="0"][data-streaming="true"] .response-text')?.textContent;
+      return text?.startsWith('one ') && !text.includes('fifteen');
+    });
+    await page
+      .locator('[data-response="0"][data-streaming="false"] .response-text')
+      .getByText(streamedWords.join(' '))
+      .waitFor();
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
   });
 });
 

@@ -33,6 +33,10 @@ const gateOpen = (name: string) => {
   return existsSync(path.join(dir, name));
 };
 
+/** Fifteen words, one every 200 ms: three seconds of streaming, long enough to watch. */
+export const streamedWords =
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen'.split(' ');
+
 export const tools = [
   defineTool({
     name: 'gate',
@@ -120,5 +124,20 @@ export const models = [
       { text: 'The tool is broken.' },
     ],
     'ui-broken',
+  ),
+  scriptedModel(
+    [
+      {
+        parts: [
+          ...streamedWords.map((word, i) => ({
+            type: 'text-delta' as const,
+            delta: i === 0 ? word : ` ${word}`,
+            delayMs: 200,
+          })),
+          { type: 'finish' as const, finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 15 } },
+        ],
+      },
+    ],
+    'ui-streaming',
   ),
 ];

@@ -66,7 +66,9 @@ export function TimelineView({ timeline, now, actions }) {
   if (timeline.responses.length === 0) return html`<p>No model response yet.</p>`;
   return html`<ol class="timeline">
     ${timeline.responses.map(
-      (r) => html`<li class="response" data-response=${r.index}>
+      (
+        r,
+      ) => html`<li class="response" data-response=${r.index} data-streaming=${r.streaming && !r.recorded ? 'true' : 'false'}>
         <h3>Model response ${r.index + 1}${r.streaming && !r.recorded ? ' (streaming)' : ''}</h3>
         ${r.failures.map((f) => html`<p class="problem">attempt failed: ${f}</p>`)}
         <p class="response-text" aria-live=${r.recorded ? 'off' : 'polite'}>${r.text || (r.recorded ? '(no text)' : '…')}</p>

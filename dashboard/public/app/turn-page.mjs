@@ -45,18 +45,17 @@ function useNow(running) {
   return now;
 }
 
+const budgetNames = { modelResponses: 'model responses', toolCalls: 'tool calls', tokens: 'tokens' };
+const budgetPart = ([name, left]) =>
+  name === 'wallTimeMs' ? `${duration(left)} of wall time` : `${left} ${budgetNames[name] ?? name}`;
+
 function Usage({ usage, state }) {
   if (!usage) return null;
   const left = state?.budgetLeft ?? {};
   return html`<dl class="facts">
     <dt>Tokens</dt><dd>${usage.inputTokens} in, ${usage.outputTokens} out</dd>
-    ${state && html`<dt>Spent</dt><dd>${state.spent.modelResponses} responses, ${state.spent.toolCalls} calls, ${duration(state.spent.wallTimeMs)}</dd>`}
-    ${
-      Object.keys(left).length > 0 &&
-      html`<dt>Budget left</dt><dd>${Object.entries(left)
-        .map(([k, v]) => `${k === 'wallTimeMs' ? duration(v) : v} ${k.replace(/Ms$/, '')}`)
-        .join(', ')}</dd>`
-    }
+    ${state && html`<dt>Spent</dt><dd data-spent-calls=${state.spent.toolCalls}>${state.spent.modelResponses} responses, ${state.spent.toolCalls} tool calls, ${duration(state.spent.wallTimeMs)}</dd>`}
+    ${Object.keys(left).length > 0 && html`<dt>Budget left</dt><dd data-budget-left>${Object.entries(left).map(budgetPart).join(', ')}</dd>`}
   </dl>`;
 }
 
