@@ -156,8 +156,10 @@ describe('the turn page', () => {
     await page.getByText('All three done.').first().waitFor();
     expect(await handle.result()).toMatchObject({ status: 'completed' });
 
-    // Each call's one attempt is drawn; its output opens on demand.
+    // Each attempt is drawn: the step failed once, then its retry succeeded.
+    expect(await call('step_c').locator('[data-attempt-outcome="error"]').count()).toBe(1);
     expect(await call('step_c').locator('[data-attempt-outcome="ok"]').count()).toBe(1);
+    // Its output opens on demand, marked truncated (cut to maxOutputBytes); a short one is not.
     await call('step_c')
       .getByText(/^Output: ok — truncated/)
       .click();
@@ -176,6 +178,14 @@ describe('the turn page', () => {
     expect(navigations()).toBe(0);
     expect(await sameDocument()).toBe(true);
     await screenshots('turn-completed');
+
+    // A viewer who comes after the end sees the same waves, replayed from the stream.
+    await page.reload();
+    await page.locator('[data-turn-status="completed"]').waitFor();
+    await page.locator('[data-call-id="step_c"][data-outcome="ok"]').waitFor();
+    const waves = await Promise.all(['gate_a', 'gate_b', 'step_c'].map(waveOf));
+    expect(waves[0]).toBe(waves[1]);
+    expect(waves[2]).toBeGreaterThan(waves[0] ?? 0);
   });
 
   test('a response shows its text as it streams, then as recorded', async () => {

@@ -50,9 +50,13 @@ export const tools = [
   }),
   defineTool({
     name: 'step',
-    description: 'A step that must run alone',
+    description: 'A step that must run alone; its first attempt fails, the retry succeeds',
     input: z.object({ text: z.string() }),
-    execute: ({ text }) => ({ stepped: text, padding: 'x'.repeat(400) }),
+    retry: { maxAttempts: 3, initialDelayMs: 50 },
+    execute: ({ text }, ctx) => {
+      if (ctx.attempt === 1) throw new Error('first attempts of a step fail: try again');
+      return { stepped: text, padding: 'x'.repeat(400) };
+    },
   }),
   defineTool({
     name: 'deploy',
