@@ -96,7 +96,7 @@ export function TurnPage({ turnId, session }) {
     }
     <h2>Timeline</h2>
     <${TimelineView} timeline=${timeline} now=${now} actions=${actions} />
-    ${result?.text && html`<h2>Answer</h2><p class="answer">${result.text}</p>`}
+    ${result?.text && html`<h2>${result.status === 'completed' ? 'Answer' : 'Last text of the model'}</h2><p class="answer">${result.text}</p>`}
     <${ConfirmDialog} request=${asking} onDone=${(outcome) => {
       setAsking(null);
       if (outcome) setNotice(outcome);
