@@ -46,11 +46,21 @@ function start(model: string, label: string, extra: Partial<StartTurnArgs> = {})
       turnId,
       model,
       input: [{ role: 'user', content: label }],
-      conversationId: `conv-${label}`,
+      conversationId: `conv-ui-${label}`,
       ...extra,
     })
     .then((handle) => ({ turnId, handle }));
 }
+
+/** The page's document, typed as far as these tests read it (the test code has no DOM types). */
+type PageDocument = { document: { querySelectorAll(selector: string): { length: number } } };
+
+/** Waits until `selector` matches exactly `count` elements (a predicate, not a string: the CSP forbids eval). */
+const waitForCount = (selector: string, count: number) =>
+  page.waitForFunction(
+    ([s, n]) => (globalThis as unknown as PageDocument).document.querySelectorAll(s as string).length === n,
+    [selector, count] as const,
+  );
 
 const call = (id: string) => page.locator(`[data-call-id="${id}"]`);
 
@@ -291,20 +301,30 @@ describe('the turns page', () => {
     await page.getByLabel('Waiting for approval').selectOption('true');
     await row.waitFor();
     await page.getByLabel(/Search/).fill(waiting.turnId);
-    await page.locator('tbody tr').first().waitFor();
-    expect(await page.locator('tbody tr').count()).toBe(1);
+    // The list reads again for the new search: wait until only the one turn is left.
+    await waitForCount('tbody tr', 1);
+    await row.waitFor();
     await screenshots('turns');
-    await page.getByLabel(/Search/).fill('');
-    await page.getByLabel('Waiting for approval').selectOption('');
-    const shown = await page.locator('tbody tr').count();
-    // More than one page (50) of turns exists only when earlier tests and suites ran: then "more" adds some.
-    if (await page.getByRole('button', { name: 'More turns' }).isVisible()) {
-      await page.getByRole('button', { name: 'More turns' }).click();
-      await page.waitForFunction(`document.querySelectorAll('tbody tr').length > ${shown}`);
-    }
     await row.getByRole('link').click();
     await page.locator('[data-call-id="deploy_prod"]').waitFor();
     await waiting.handle.cancel();
+
+    // Paging: two turns a page (#/turns?limit=2) of four turns in conversations of one prefix;
+    // "More turns" adds the next two, none twice.
+    const prefix = uniqueTurnId('paged');
+    const paged = await Promise.all(
+      [1, 2, 3, 4].map((i) => start('ui-approval', `paged-${i}`, { conversationId: `${prefix}-${i}` })),
+    );
+    await page.goto(`${dashboard.url}/#/turns?limit=2`);
+    await page.getByLabel(/Search/).fill(prefix);
+    await waitForCount('tbody tr', 2);
+    await page.getByRole('button', { name: 'More turns' }).click();
+    await waitForCount('tbody tr', 4);
+    const ids = await page
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-turn-id')));
+    expect([...ids].sort()).toEqual(paged.map((p) => p.turnId).sort());
+    await Promise.all(paged.map((p) => p.handle.cancel()));
   });
 });
 

@@ -6,10 +6,13 @@ import { TurnPage } from './turn-page.mjs';
 import { TurnsPage } from './turns-page.mjs';
 
 function routeOf(hash) {
-  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [where, query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const parts = where.split('/').map(decodeURIComponent);
   if (parts[0] === 'turns' && parts[1]) return { page: 'turn', turnId: parts[1] };
   if (parts[0] === 'health') return { page: 'health' };
-  return { page: 'turns' };
+  // #/turns?limit=N: how many turns a page (and each "more") brings, 1 to 200.
+  const limit = Number(new URLSearchParams(query).get('limit'));
+  return { page: 'turns', pageSize: Number.isInteger(limit) && limit >= 1 && limit <= 200 ? limit : 50 };
 }
 
 function SessionBadge({ session }) {
@@ -38,7 +41,7 @@ function App() {
       <${SessionBadge} session=${session} />
     </header>
     <main>
-      ${route.page === 'turns' && html`<${TurnsPage} />`}
+      ${route.page === 'turns' && html`<${TurnsPage} key=${route.pageSize} pageSize=${route.pageSize} />`}
       ${route.page === 'turn' && html`<${TurnPage} key=${route.turnId} turnId=${route.turnId} session=${session} />`}
       ${route.page === 'health' && html`<${HealthPage} />`}
     </main>

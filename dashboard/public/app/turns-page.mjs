@@ -5,7 +5,6 @@ import { getJson } from './api.mjs';
 import { duration, time } from './format.mjs';
 
 const statuses = ['running', 'completed', 'cancelled', 'budget_exhausted', 'loop_detected', 'failed'];
-const pageSize = 50;
 const refreshMs = 3_000;
 
 function queryOf({ filters, limit, cursor }) {
@@ -17,7 +16,7 @@ function queryOf({ filters, limit, cursor }) {
   return `/api/turns?${query}`;
 }
 
-export function TurnsPage() {
+export function TurnsPage({ pageSize }) {
   const [filters, setFilters] = useState({ status: '', waiting: '', search: '' });
   const [list, setList] = useState({ turns: [], nextCursor: undefined, loaded: false });
   const [problem, setProblem] = useState('');
