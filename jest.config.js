@@ -33,6 +33,7 @@ const needsTemporal = [
   '<rootDir>/workflows/fleet-health-workflow.test.ts',
   '<rootDir>/tracing/turn-traces.test.ts',
   '<rootDir>/dashboard/dashboard-api.test.ts',
+  '<rootDir>/dashboard/dashboard-pages.test.ts',
 ];
 
 const shared = {

@@ -16,6 +16,7 @@ import { registerHealthRoutes } from './routes/health-routes';
 import { registerSessionRoutes } from './routes/session-routes';
 import { registerTurnEventsRoute } from './routes/turn-events-route';
 import { registerTurnsRoutes } from './routes/turns-routes';
+import { registerVendorRoutes } from './routes/vendor-routes';
 import { securityHeaders } from './security-headers';
 import { TurnWatchHub } from './turn-watch-hub';
 import type { TurnWatchSource } from './turn-watch-source';
@@ -100,6 +101,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerTurnEventsRoute({ app, context });
   registerActionRoutes({ app, context });
   registerHealthRoutes({ app, context });
+  registerVendorRoutes({ app });
   app.addHook('onClose', async () => {
     context.hub.close();
     context.health.close();

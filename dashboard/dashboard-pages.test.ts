@@ -1,0 +1,348 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { StartTurnArgs } from '../client/turn-client';
+import { CliProcess } from '../test/cli/support/cli-process';
+import { uniqueTurnId } from '../test/conformance/support';
+import { streamedWords } from '../test/dashboard/browser-agent';
+import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
+import { launchChromium } from '../test/dashboard/launch-chromium';
+
+/**
+ * The dashboard's pages in headless Chromium, against the suite's Temporal server, a real worker
+ * process (`durable-turns worker` for test/dashboard/browser-agent.ts) and a real dashboard:
+ * what an operator sees and does. Screenshots land in test-artifacts/dashboard/ (git-ignored).
+ */
+const taskQueue = `dashboard-pages-${process.pid}`;
+const token = 'pages-token-0123456789abcdefghijkl';
+const agent = path.join(__dirname, '../test/dashboard/browser-agent.ts');
+const artifacts = path.join(__dirname, '../test-artifacts/dashboard');
+const gates = mkdtempSync(path.join(tmpdir(), 'dashboard-gates-'));
+/**
+ * How long one step of a turn may take to reach the page: a workflow task and an activity on a
+ * shared 2-core machine, then the event stream's batching (250 ms). Waits are on the DOM, up to this.
+ */
+const stepMs = 20_000;
+/**
+ * The CLI worker reports its tool health every 10 s (the reporter's default) and the dashboard reads
+ * the fleet every 2 s: an open circuit reaches the page within both, plus a step.
+ */
+const healthMs = 10_000 + 2_000 + stepMs;
+const widths = { desktop: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } };
+
+let worker: CliProcess;
+let dashboard: Awaited<ReturnType<typeof startTestDashboard>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+const openGate = (name: string) => writeFileSync(path.join(gates, name), '');
+
+function start(model: string, label: string, extra: Partial<StartTurnArgs> = {}) {
+  const turnId = uniqueTurnId(label);
+  return dashboard.client
+    .start({
+      turnId,
+      model,
+      input: [{ role: 'user', content: label }],
+      conversationId: `conv-ui-${label}`,
+      ...extra,
+    })
+    .then((handle) => ({ turnId, handle }));
+}
+
+/** The page's document, typed as far as these tests read it (the test code has no DOM types). */
+type PageDocument = { document: { querySelectorAll(selector: string): { length: number } } };
+
+/** Waits until `selector` matches exactly `count` elements (a predicate, not a string: the CSP forbids eval). */
+const waitForCount = (selector: string, count: number) =>
+  page.waitForFunction(
+    ([s, n]) => (globalThis as unknown as PageDocument).document.querySelectorAll(s as string).length === n,
+    [selector, count] as const,
+  );
+
+const call = (id: string) => page.locator(`[data-call-id="${id}"]`);
+
+/** The page at both widths, full length, as test artifacts. */
+async function screenshots(name: string): Promise<void> {
+  for (const [width, size] of Object.entries(widths)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: path.join(artifacts, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(widths.desktop);
+}
+
+/** Logs in through the login page, as a person does with the URL `durable-turns dev` prints. */
+async function logIn(): Promise<void> {
+  await page.goto(`${dashboard.url}/login`);
+  await page.getByLabel(/Dashboard token/).fill(token);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${dashboard.url}/`);
+  await page.getByText('logged in').waitFor({ timeout: stepMs });
+}
+
+/** Opens the turn page and counts the main frame's navigations from there on. */
+async function openTurn(turnId: string): Promise<{ navigations: () => number }> {
+  let navigations = 0;
+  await page.goto(`${dashboard.url}/#/turns/${turnId}`);
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) navigations += 1;
+  });
+  await page.evaluate(() => {
+    (globalThis as { sameDocument?: boolean }).sameDocument = true;
+  });
+  return { navigations: () => navigations };
+}
+
+const sameDocument = () => page.evaluate(() => (globalThis as { sameDocument?: boolean }).sameDocument);
+
+/** Clicks a button, then the confirm dialog's button. */
+async function confirmAction(button: string, confirm: string): Promise<void> {
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name: confirm, exact: true }).click();
+}
+
+beforeAll(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  worker = new CliProcess({
+    args: ['worker', '--agent', agent, '--json'],
+    env: { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_UI_GATES: gates },
+  });
+  await worker.waitFor({ pattern: /"worker":"ready"/, what: 'the worker was ready' });
+  dashboard = await startTestDashboard({
+    taskQueue,
+    options: { token, webUiUrl: 'http://127.0.0.1:8233' },
+  });
+  browser = await launchChromium();
+}, 90_000);
+afterAll(async () => {
+  await browser?.close();
+  await dashboard?.close();
+  worker?.kill('SIGINT');
+  await worker?.done;
+  rmSync(gates, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: widths.desktop });
+  context.setDefaultTimeout(stepMs);
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+describe('the turn page', () => {
+  test("a running turn's calls appear and finish live, in waves, without a reload", async () => {
+    // The step's output (400 characters of padding) is cut to 200 bytes; the budget shows what is left.
+    const { turnId, handle } = await start('ui-waves', 'waves', {
+      maxOutputBytes: 200,
+      budget: { maxToolCalls: 10 },
+    });
+    const { navigations } = await openTurn(turnId);
+    // Wave 1: both gates run together; the step, which must run alone, waits for wave 2.
+    await page.locator('[data-call-id="gate_a"][data-outcome="running"]').waitFor();
+    await page.locator('[data-call-id="gate_b"][data-outcome="running"]').waitFor();
+    await page.locator('[data-call-id="step_c"][data-outcome="pending"][data-wave-known="true"]').waitFor();
+    const waveOf = async (id: string) => Number(await call(id).getAttribute('data-wave'));
+    expect(await waveOf('gate_a')).toBe(await waveOf('gate_b'));
+    expect(await waveOf('step_c')).toBeGreaterThan(await waveOf('gate_a'));
+    await expect(page.locator('.response-text').first().textContent()).resolves.toBe(
+      'Two gates, then a step.',
+    );
+    const spent = Number(await page.locator('[data-spent-calls]').getAttribute('data-spent-calls'));
+    expect(await page.locator('[data-budget-left]').textContent()).toBe(`${10 - spent} tool calls`);
+    await screenshots('turn-running');
+
+    openGate('a');
+    await page.locator('[data-call-id="gate_a"][data-outcome="ok"]').waitFor();
+    expect(await call('gate_b').getAttribute('data-outcome')).toBe('running');
+    openGate('b');
+    await page.locator('[data-call-id="gate_b"][data-outcome="ok"]').waitFor();
+    await page.locator('[data-call-id="step_c"][data-outcome="ok"]').waitFor();
+    await page.locator('[data-turn-status="completed"]').waitFor();
+    await page.getByText('All three done.').first().waitFor();
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+
+    // Each attempt is drawn: the step failed once, then its retry succeeded.
+    expect(await call('step_c').locator('[data-attempt-outcome="error"]').count()).toBe(1);
+    expect(await call('step_c').locator('[data-attempt-outcome="ok"]').count()).toBe(1);
+    // Its output opens on demand, marked truncated (cut to maxOutputBytes); a short one is not.
+    await call('step_c')
+      .getByText(/^Output: ok — truncated/)
+      .click();
+    await call('step_c')
+      .getByText(/cut to fit/)
+      .waitFor();
+    expect(await call('step_c').locator('pre').textContent()).toContain('stepped');
+    expect(
+      await call('gate_a')
+        .getByText(/^Output: ok/)
+        .textContent(),
+    ).not.toMatch(/truncated/);
+    expect(await page.getByRole('link', { name: 'Open in the Temporal Web UI' }).getAttribute('href')).toBe(
+      `http://127.0.0.1:8233/namespaces/${dashboard.namespace}/workflows/${turnId}`,
+    );
+    expect(navigations()).toBe(0);
+    expect(await sameDocument()).toBe(true);
+    await screenshots('turn-completed');
+
+    // A viewer who comes after the end sees the same waves, replayed from the stream.
+    await page.reload();
+    await page.locator('[data-turn-status="completed"]').waitFor();
+    await page.locator('[data-call-id="step_c"][data-outcome="ok"]').waitFor();
+    const waves = await Promise.all(['gate_a', 'gate_b', 'step_c'].map(waveOf));
+    expect(waves[0]).toBe(waves[1]);
+    expect(waves[2]).toBeGreaterThan(waves[0] ?? 0);
+  });
+
+  test('a response shows its text as it streams, then as recorded', async () => {
+    const { turnId, handle } = await start('ui-streaming', 'stream');
+    await openTurn(turnId);
+    // Fifteen words, one every 200 ms: part of the text is on the page while the response streams.
+    await page.waitForFunction(() => {
+      const text = (
+        globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
+      ).document.querySelector('[data-response="0"][data-streaming="true"] .response-text')?.textContent;
+      return text?.startsWith('one ') && !text.includes('fifteen');
+    });
+    await page
+      .locator('[data-response="0"][data-streaming="false"] .response-text')
+      .getByText(streamedWords.join(' '))
+      .waitFor();
+    expect(await handle.result()).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('actions from the page', () => {
+  test('without logging in, approving is refused (401) and the call still waits; logged in through the login page, approving runs it and the turn completes', async () => {
+    const { turnId, handle } = await start('ui-approval', 'approve');
+    await openTurn(turnId);
+    await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
+    await screenshots('turn-waiting');
+    await confirmAction('Approve', 'Approve');
+    await page.locator('[data-action-result="401"]').waitFor();
+    expect(await page.locator('[data-action-result="401"]').textContent()).toMatch(
+      /DURABLE_TURNS_DASHBOARD_TOKEN/,
+    );
+    const state = await dashboard.client.attach(turnId).state();
+    expect(state.calls).toEqual([
+      expect.objectContaining({ toolCallId: 'deploy_prod', phase: 'awaiting-approval' }),
+    ]);
+
+    await logIn();
+    const { navigations } = await openTurn(turnId);
+    await page.getByLabel(/Reason/).fill('change ticket 42');
+    await confirmAction('Approve', 'Approve');
+    await page.locator('[data-action-result="ok"]').waitFor();
+    await page.locator('[data-call-id="deploy_prod"][data-outcome="ok"]').waitFor();
+    await call('deploy_prod').getByText('Approved: change ticket 42').waitFor();
+    await page.locator('[data-turn-status="completed"]').waitFor();
+    expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
+    expect(navigations()).toBe(0);
+  });
+
+  test('reject with a reason: the call shows an explicit error output, the model reads it', async () => {
+    const { turnId, handle } = await start('ui-approval', 'reject');
+    await logIn();
+    await openTurn(turnId);
+    await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
+    await page.getByLabel(/Reason/).fill('not on a Friday');
+    await confirmAction('Reject', 'Reject');
+    await page.locator('[data-call-id="deploy_prod"][data-outcome="error"]').waitFor();
+    await call('deploy_prod').getByText('Rejected: not on a Friday').waitFor();
+    await call('deploy_prod')
+      .getByText(/^Output: error/)
+      .click();
+    await call('deploy_prod')
+      .locator('pre')
+      .getByText(/not on a Friday/)
+      .waitFor();
+    await page.locator('[data-turn-status="completed"]').waitFor();
+    await page.getByText('The deploy was rejected.').first().waitFor();
+    expect((await handle.result()).outputs).toEqual([
+      expect.objectContaining({ toolCallId: 'deploy_prod', status: 'error' }),
+    ]);
+    await screenshots('turn-rejected');
+  });
+
+  test('going back in the confirm dialog sends nothing; cancel confirmed ends the turn cancelled, its running call interrupted', async () => {
+    const { turnId, handle } = await start('ui-slow', 'cancel');
+    await logIn();
+    const { navigations } = await openTurn(turnId);
+    await page.locator('[data-call-id="wait_long"][data-outcome="running"]').waitFor();
+    await page.getByRole('button', { name: 'Cancel turn' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Go back' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    expect((await dashboard.client.attach(turnId).state()).status).toBe('running');
+
+    await confirmAction('Cancel turn', 'Cancel the turn');
+    await page.locator('[data-turn-status="cancelled"]').waitFor();
+    await page.locator('[data-call-id="wait_long"][data-outcome="interrupted"]').waitFor();
+    expect(await call('wait_long').locator('[data-attempt-outcome="interrupted"]').count()).toBe(1);
+    expect(await handle.result()).toMatchObject({ status: 'cancelled' });
+    expect(navigations()).toBe(0);
+    await screenshots('turn-cancelled');
+  });
+});
+
+describe('the turns page', () => {
+  test('lists turns live with their status and approval wait, filters them, and pages by "more"', async () => {
+    const waiting = await start('ui-approval', 'list-waiting');
+    await page.goto(`${dashboard.url}/#/turns`);
+    const row = page.locator(`tr[data-turn-id="${waiting.turnId}"]`);
+    // Visibility learns of the wait after the workflow's next task: the list picks it up by itself.
+    await row.getByText('waiting', { exact: true }).waitFor();
+    await page.getByLabel('Status').selectOption('completed');
+    await row.waitFor({ state: 'detached' });
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Waiting for approval').selectOption('true');
+    await row.waitFor();
+    await page.getByLabel(/Search/).fill(waiting.turnId);
+    // The list reads again for the new search: wait until only the one turn is left.
+    await waitForCount('tbody tr', 1);
+    await row.waitFor();
+    await screenshots('turns');
+    await row.getByRole('link').click();
+    await page.locator('[data-call-id="deploy_prod"]').waitFor();
+    await waiting.handle.cancel();
+
+    // Paging: two turns a page (#/turns?limit=2) of four turns in conversations of one prefix;
+    // "More turns" adds the next two, none twice.
+    const prefix = uniqueTurnId('paged');
+    const paged = await Promise.all(
+      [1, 2, 3, 4].map((i) => start('ui-approval', `paged-${i}`, { conversationId: `${prefix}-${i}` })),
+    );
+    await page.goto(`${dashboard.url}/#/turns?limit=2`);
+    await page.getByLabel(/Search/).fill(prefix);
+    await waitForCount('tbody tr', 2);
+    await page.getByRole('button', { name: 'More turns' }).click();
+    await waitForCount('tbody tr', 4);
+    const ids = await page
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-turn-id')));
+    expect([...ids].sort()).toEqual(paged.map((p) => p.turnId).sort());
+    await Promise.all(paged.map((p) => p.handle.cancel()));
+  });
+});
+
+describe('the health page', () => {
+  test('shows the circuit of a tool that keeps failing open, on the tool and on its worker', async () => {
+    const { handle } = await start('ui-broken', 'broken');
+    await handle.result();
+    await page.goto(`${dashboard.url}/#/health`);
+    const tool = page.locator('[data-tool="broken"]');
+    await tool.locator('[data-circuit-open="true"]').waitFor({ timeout: healthMs });
+    expect(await tool.getAttribute('class')).toMatch(/circuit-open/);
+    expect(await tool.locator('tr.circuit-open [data-circuit="open"]').count()).toBe(1);
+    await page
+      .getByRole('alert')
+      .getByText(/Circuit open: .*broken/)
+      .waitFor();
+    // The chart is drawn (a canvas by uPlot) from the events received.
+    await page.locator('.chart canvas').waitFor();
+    await screenshots('health');
+  });
+});

@@ -1,0 +1,35 @@
+// The JSON API of docs/dashboard-api.md: reads, and actions that carry the session's CSRF token.
+
+let session = { authenticated: false, actionsEnabled: false };
+
+/** What the page may do (`GET /api/session`), read once at start and after a login. */
+export async function loadSession() {
+  session = await getJson('/api/session');
+  return session;
+}
+
+export function currentSession() {
+  return session;
+}
+
+/** A GET answered with JSON, or an Error carrying the API's message and status. */
+export async function getJson(path) {
+  const response = await fetch(path, { headers: { accept: 'application/json' } });
+  return answerOf(response);
+}
+
+/** A POST action: with the CSRF header a cookie session needs (none needed otherwise). */
+export async function postAction(path, body) {
+  const headers = { 'content-type': 'application/json' };
+  if (session.csrfToken) headers['x-csrf-token'] = session.csrfToken;
+  const response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body ?? {}) });
+  return answerOf(response);
+}
+
+async function answerOf(response) {
+  const body = await response.json().catch(() => ({}));
+  if (response.ok) return body;
+  const error = new Error(body.error || `the dashboard answered ${response.status}`);
+  error.status = response.status;
+  throw error;
+}

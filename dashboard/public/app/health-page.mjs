@@ -1,0 +1,102 @@
+// Tool health across the fleet: per tool and per worker, success rate (and its chart over time),
+// latency, failures, timeouts and circuit state, from `GET /api/health/events`. An open circuit
+// is flagged on the tool and on the worker that holds it.
+import { html, useEffect, useState } from '/vendor/preact-htm.js';
+import { duration, percent, time } from './format.mjs';
+import { SuccessRateChart } from './health-chart.mjs';
+
+const keptReadings = 300;
+
+function useHealth() {
+  const [view, setView] = useState(null);
+  const [history, setHistory] = useState([]);
+  const [problem, setProblem] = useState('');
+  useEffect(() => {
+    const events = new EventSource('/api/health/events');
+    events.addEventListener('health', (e) => {
+      const next = JSON.parse(e.data);
+      setView(next);
+      setProblem('');
+      const rates = Object.fromEntries(next.tools.map((t) => [t.toolName, t.aggregate.recentSuccessRate]));
+      setHistory((old) => [...old, { at: Date.now(), rates }].slice(-keptReadings));
+    });
+    events.addEventListener('error', (e) => {
+      setProblem(
+        e.data
+          ? (JSON.parse(e.data).error ?? 'reading the fleet failed')
+          : 'the health feed dropped; reconnecting…',
+      );
+    });
+    return () => events.close();
+  }, []);
+  return { view, history, problem };
+}
+
+function Circuit({ state }) {
+  return html`<span class=${`badge circuit-${state}`} data-circuit=${state}>${state === 'open' ? 'circuit open' : state}</span>`;
+}
+
+function ToolCard({ tool }) {
+  const a = tool.aggregate;
+  const open = a.circuits.open > 0;
+  return html`<section class=${`tool${open ? ' circuit-open' : ''}`} data-tool=${tool.toolName} aria-label=${`tool ${tool.toolName}`}>
+    <h3><code>${tool.toolName}</code> <span class=${`badge health-${a.status}`}>${a.status}</span>
+      ${open && html`<span class="badge circuit-open" data-circuit-open="true">circuit open on ${a.circuits.open} of ${a.workers}</span>`}</h3>
+    <dl class="facts">
+      <dt>Success rate (recent)</dt><dd>${percent(a.recentSuccessRate)}</dd>
+      <dt>Attempts</dt><dd>${a.attempts} (${a.successes} ok, ${a.failures} failed, ${a.timeouts} timed out)</dd>
+      <dt>Latency</dt><dd>mean ${duration(a.latencyMs.mean)}, max ${duration(a.latencyMs.max)}</dd>
+    </dl>
+    <div class="table-wrap">
+      <table>
+        <caption>Per worker</caption>
+        <thead><tr><th scope="col">Worker</th><th scope="col">Circuit</th><th scope="col">Success</th>
+          <th scope="col">Failures</th><th scope="col">Timeouts</th><th scope="col">Latency (mean)</th></tr></thead>
+        <tbody>
+          ${tool.workers.map(
+            (w) => html`<tr class=${w.circuit === 'open' ? 'circuit-open' : ''} data-worker=${w.identity}>
+              <th scope="row">${w.identity}</th><td><${Circuit} state=${w.circuit} /></td>
+              <td>${percent(w.recentSuccessRate)}</td><td>${w.failures}</td><td>${w.timeouts}</td>
+              <td>${duration(w.latencyMs.mean)}</td></tr>`,
+          )}
+        </tbody>
+      </table>
+    </div>
+  </section>`;
+}
+
+export function HealthPage() {
+  const { view, history, problem } = useHealth();
+  const openTools = view?.tools.filter((t) => t.aggregate.circuits.open > 0) ?? [];
+  return html`
+    <h1>Tool health</h1>
+    ${problem && html`<p class="problem" role="alert">${problem}</p>`}
+    ${!view && !problem && html`<p>Reading the fleet…</p>`}
+    ${
+      view &&
+      html`<p>Task queue <code>${view.taskQueue}</code>: ${view.workers.length} worker${view.workers.length === 1 ? '' : 's'} reporting${
+        view.asOf ? `, as of ${time(view.asOf)}` : ''
+      }.</p>
+      ${
+        openTools.length > 0 &&
+        html`<p class="problem" role="alert">Circuit open: ${openTools.map((t) => t.toolName).join(', ')} — calls to it are refused until it cools down.</p>`
+      }
+      <${SuccessRateChart} history=${history} />
+      ${view.tools.length === 0 && html`<p>No tool has run on a reporting worker yet.</p>`}
+      ${view.tools.map((tool) => html`<${ToolCard} key=${tool.toolName} tool=${tool} />`)}
+      <h2>Workers</h2>
+      <div class="table-wrap">
+        <table>
+          <caption>Workers reporting to the fleet</caption>
+          <thead><tr><th scope="col">Identity</th><th scope="col">Last report</th><th scope="col">Reports</th><th scope="col">Tools</th></tr></thead>
+          <tbody>
+            ${view.workers.map(
+              (w) =>
+                html`<tr><th scope="row">${w.identity}</th><td>${time(w.lastReportAt)}</td><td>${w.reports}</td><td>${w.toolCount}</td></tr>`,
+            )}
+          </tbody>
+        </table>
+      </div>`
+    }
+  `;
+}

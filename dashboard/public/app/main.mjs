@@ -1,0 +1,53 @@
+// The dashboard's shell: a header, hash routes (#/turns, #/turns/<id>, #/health), the session.
+import { html, render, useEffect, useState } from '/vendor/preact-htm.js';
+import { loadSession } from './api.mjs';
+import { HealthPage } from './health-page.mjs';
+import { TurnPage } from './turn-page.mjs';
+import { TurnsPage } from './turns-page.mjs';
+
+function routeOf(hash) {
+  const [where, query = ''] = hash.replace(/^#\/?/, '').split('?');
+  const parts = where.split('/').map(decodeURIComponent);
+  if (parts[0] === 'turns' && parts[1]) return { page: 'turn', turnId: parts[1] };
+  if (parts[0] === 'health') return { page: 'health' };
+  // #/turns?limit=N: how many turns a page (and each "more") brings, 1 to 200.
+  const limit = Number(new URLSearchParams(query).get('limit'));
+  return { page: 'turns', pageSize: Number.isInteger(limit) && limit >= 1 && limit <= 200 ? limit : 50 };
+}
+
+function SessionBadge({ session }) {
+  if (!session) return null;
+  if (session.authenticated) return html`<span class="session">logged in</span>`;
+  return html`<a class="session" href="/login">log in${session.actionsEnabled ? ' to act' : ''}</a>`;
+}
+
+function App() {
+  const [route, setRoute] = useState(routeOf(location.hash));
+  const [session, setSession] = useState(null);
+  useEffect(() => {
+    const onHash = () => setRoute(routeOf(location.hash));
+    addEventListener('hashchange', onHash);
+    loadSession().then(setSession, () => setSession({ authenticated: false, actionsEnabled: false }));
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+  const current = (page) => (route.page === page ? 'page' : undefined);
+  return html`
+    <header class="top">
+      <strong>durable-turns</strong>
+      <nav aria-label="Pages">
+        <a href="#/turns" aria-current=${current('turns')}>Turns</a>
+        <a href="#/health" aria-current=${current('health')}>Tool health</a>
+      </nav>
+      <${SessionBadge} session=${session} />
+    </header>
+    <main>
+      ${route.page === 'turns' && html`<${TurnsPage} key=${route.pageSize} pageSize=${route.pageSize} />`}
+      ${route.page === 'turn' && html`<${TurnPage} key=${route.turnId} turnId=${route.turnId} session=${session} />`}
+      ${route.page === 'health' && html`<${HealthPage} />`}
+    </main>
+  `;
+}
+
+const root = document.getElementById('app');
+root.textContent = '';
+render(html`<${App} />`, root);

@@ -1,0 +1,86 @@
+// The timeline drawn: per model response its text, then its calls in waves, each call a bar from
+// its first start to its last end, each attempt a segment coloured by how it came out.
+import { html } from '/vendor/preact-htm.js';
+import { duration, shortJson } from './format.mjs';
+import { callOutcome, wavesOf } from './turn-timeline.mjs';
+
+function spanOf(timeline, now) {
+  const starts = timeline.calls.flatMap((c) => c.attempts.map((a) => a.startedAt));
+  const from = timeline.openedAt ?? Math.min(now, ...starts);
+  const to = timeline.finished ? Math.max(timeline.lastAt ?? from, from + 1) : Math.max(now, from + 1);
+  return { from, to };
+}
+
+function Attempt({ attempt, span, now }) {
+  const end = attempt.finishedAt ?? (attempt.outcome === 'running' ? now : span.to);
+  const left = ((attempt.startedAt - span.from) / (span.to - span.from)) * 100;
+  const width = Math.max(0.8, ((end - attempt.startedAt) / (span.to - span.from)) * 100);
+  const label = `attempt ${attempt.attempt}: ${attempt.outcome}, ${duration(end - attempt.startedAt)}`;
+  return html`<span
+    class=${`segment outcome-${attempt.outcome}`}
+    data-attempt-outcome=${attempt.outcome}
+    style=${{ left: `${Math.max(0, left)}%`, width: `${Math.min(100, width)}%` }}
+    title=${label}
+    aria-label=${label}
+  ></span>`;
+}
+
+function Output({ output }) {
+  const body = shortJson(output.content);
+  const summary = `${output.status}${output.errorType ? ` (${output.errorType})` : ''}${
+    output.truncated ? ' — truncated' : ''
+  }, ${output.attempts} attempt${output.attempts === 1 ? '' : 's'}`;
+  return html`<details class="output" data-output-status=${output.status}>
+    <summary>Output: ${summary}</summary>
+    ${output.truncated && html`<p class="badge truncated">cut to fit: the model saw this truncated output</p>`}
+    <pre>${body}</pre>
+    ${output.notice && html`<p class="notice">${output.notice}</p>`}
+  </details>`;
+}
+
+function CallRow({ call, span, now, actions }) {
+  const outcome = callOutcome(call);
+  return html`<li class=${`call outcome-${outcome}`} data-call-id=${call.toolCallId} data-outcome=${outcome}
+    data-wave=${call.wave} data-wave-known=${call.waveKnown ? 'true' : 'false'}>
+    <div class="call-head">
+      <code>${call.toolName}</code> <span class="call-id">${call.toolCallId}</span>
+      <span class=${`badge outcome-${outcome}`}>${outcome === 'waiting' ? 'waiting for approval' : outcome}</span>
+      <span class="attempts">${call.attempts.length} attempt${call.attempts.length === 1 ? '' : 's'}</span>
+    </div>
+    <div class="track" role="img" aria-label=${`${call.toolCallId}: ${outcome}`}>
+      ${call.attempts.map((attempt) => html`<${Attempt} attempt=${attempt} span=${span} now=${now} />`)}
+    </div>
+    ${
+      call.decision &&
+      html`<p class="decision">${call.decision.expired ? 'Approval expired' : call.decision.approved ? 'Approved' : 'Rejected'}${
+        call.decision.reason ? `: ${call.decision.reason}` : ''
+      }</p>`
+    }
+    ${call.waiting && actions ? actions(call) : null}
+    ${call.output && html`<${Output} output=${call.output} />`}
+  </li>`;
+}
+
+export function TimelineView({ timeline, now, actions }) {
+  const span = spanOf(timeline, now);
+  if (timeline.responses.length === 0) return html`<p>No model response yet.</p>`;
+  return html`<ol class="timeline">
+    ${timeline.responses.map(
+      (
+        r,
+      ) => html`<li class="response" data-response=${r.index} data-streaming=${r.streaming && !r.recorded ? 'true' : 'false'}>
+        <h3>Model response ${r.index + 1}${r.streaming && !r.recorded ? ' (streaming)' : ''}</h3>
+        ${r.failures.map((f) => html`<p class="problem">attempt failed: ${f}</p>`)}
+        <p class="response-text" aria-live=${r.recorded ? 'off' : 'polite'}>${r.text || (r.recorded ? '(no text)' : '…')}</p>
+        ${wavesOf(timeline, r.index).map(
+          (w) => html`<section class="wave" data-wave=${w.wave} aria-label=${`wave ${w.wave + 1}`}>
+            <h4>Wave ${w.wave + 1}${w.calls.some((c) => !c.waveKnown) ? ' (from timing)' : ''}</h4>
+            <ul class="calls">
+              ${w.calls.map((c) => html`<${CallRow} call=${c} span=${span} now=${now} actions=${actions} />`)}
+            </ul>
+          </section>`,
+        )}
+      </li>`,
+    )}
+  </ol>`;
+}

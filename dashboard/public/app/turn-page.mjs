@@ -1,0 +1,105 @@
+// One turn: its status, usage and budget, its timeline kept live from the event stream
+// (`GET /api/turns/:id/events`), its actions, and a link to it in the Temporal Web UI.
+import { html, useEffect, useState } from '/vendor/preact-htm.js';
+import { getJson } from './api.mjs';
+import { duration } from './format.mjs';
+import { TimelineView } from './timeline-view.mjs';
+import { CancelTurn, ConfirmDialog, DecideCall } from './turn-actions.mjs';
+import { emptyTimeline, withEntry, withLive, withState } from './turn-timeline.mjs';
+
+const turnPath = (turnId) => `/api/turns/${encodeURIComponent(turnId)}`;
+
+function useTurnStream(turnId) {
+  const [timeline, setTimeline] = useState(emptyTimeline);
+  const [turn, setTurn] = useState(null);
+  const [problem, setProblem] = useState('');
+  const [ended, setEnded] = useState(false);
+  useEffect(() => {
+    const reload = () => getJson(turnPath(turnId)).then(setTurn, (error) => setProblem(error.message));
+    reload();
+    const events = new EventSource(`${turnPath(turnId)}/events`);
+    events.addEventListener('entry', (e) => setTimeline((t) => withEntry(t, JSON.parse(e.data).entry)));
+    events.addEventListener('live', (e) => setTimeline((t) => withLive(t, JSON.parse(e.data))));
+    events.addEventListener('state', (e) => setTimeline((t) => withState(t, JSON.parse(e.data))));
+    events.addEventListener('end', () => {
+      events.close();
+      setEnded(true);
+      reload();
+    });
+    // The server's own `error` event has data; the browser's (connection lost) has none and retries.
+    events.addEventListener('error', (e) => {
+      if (e.data) setProblem(JSON.parse(e.data).error ?? 'the live feed failed');
+    });
+    return () => events.close();
+  }, [turnId]);
+  return { timeline, turn, problem, ended };
+}
+
+function useNow(running) {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [running]);
+  return now;
+}
+
+const budgetNames = { modelResponses: 'model responses', toolCalls: 'tool calls', tokens: 'tokens' };
+const budgetPart = ([name, left]) =>
+  name === 'wallTimeMs' ? `${duration(left)} of wall time` : `${left} ${budgetNames[name] ?? name}`;
+
+function Usage({ usage, state }) {
+  if (!usage) return null;
+  const left = state?.budgetLeft ?? {};
+  return html`<dl class="facts">
+    <dt>Tokens</dt><dd>${usage.inputTokens} in, ${usage.outputTokens} out</dd>
+    ${state && html`<dt>Spent</dt><dd data-spent-calls=${state.spent.toolCalls}>${state.spent.modelResponses} responses, ${state.spent.toolCalls} tool calls, ${duration(state.spent.wallTimeMs)}</dd>`}
+    ${Object.keys(left).length > 0 && html`<dt>Budget left</dt><dd data-budget-left>${Object.entries(left).map(budgetPart).join(', ')}</dd>`}
+  </dl>`;
+}
+
+export function TurnPage({ turnId, session }) {
+  const { timeline, turn, problem, ended } = useTurnStream(turnId);
+  const running = !ended && !timeline.finished && turn?.running !== false;
+  const now = useNow(running);
+  const [asking, setAsking] = useState(null);
+  const [notice, setNotice] = useState(null);
+  const result = turn?.result;
+  const status =
+    timeline.finished?.status ?? result?.status ?? (turn?.running ? 'running' : turn?.workflowStatus);
+  const reason = timeline.finished?.reason ?? result?.reason ?? turn?.problem;
+  const canAct = session?.actionsEnabled !== false;
+  const actions =
+    canAct && running
+      ? (call) => html`<${DecideCall} turnId=${turnId} call=${call} ask=${setAsking} />`
+      : null;
+  return html`
+    <p><a href="#/turns">← Turns</a></p>
+    <h1>Turn <code>${turnId}</code></h1>
+    <section class="summary" aria-label="Summary">
+      <p>Status: <strong class=${`status status-${status}`} data-turn-status=${status}>${status ?? '…'}</strong>
+        ${reason && html` — <span class="reason">${reason}</span>`}</p>
+      <${Usage}
+        usage=${running ? timeline.state?.usage : (result?.usage ?? timeline.state?.usage)}
+        state=${running ? timeline.state : undefined}
+      />
+      ${turn?.webUiUrl && html`<p><a href=${turn.webUiUrl} target="_blank" rel="noreferrer">Open in the Temporal Web UI</a></p>`}
+      ${canAct && running && html`<${CancelTurn} turnId=${turnId} ask=${setAsking} />`}
+      ${!canAct && html`<p>Actions are off: the dashboard was started without a token.</p>`}
+    </section>
+    ${problem && html`<p class="problem" role="alert">${problem}</p>`}
+    ${
+      notice &&
+      html`<p class=${notice.ok ? 'notice' : 'problem'} role=${notice.ok ? 'status' : 'alert'} data-action-result=${notice.ok ? 'ok' : notice.status}>
+      ${notice.message}${notice.status === 401 ? html` — <a href="/login">log in</a>` : ''}</p>`
+    }
+    <h2>Timeline</h2>
+    <${TimelineView} timeline=${timeline} now=${now} actions=${actions} />
+    ${result?.text && html`<h2>${result.status === 'completed' ? 'Answer' : 'Last text of the model'}</h2><p class="answer">${result.text}</p>`}
+    <${ConfirmDialog} request=${asking} onDone=${(outcome) => {
+      setAsking(null);
+      if (outcome) setNotice(outcome);
+    }} />
+  `;
+}

@@ -1,0 +1,185 @@
+// A turn's timeline, folded from its event stream: model responses (with their streamed text),
+// and each call with its attempts, its wave and its outcome. Pure functions of the events, so the
+// page draws the same whether it watched from the start or joined late (the stream replays).
+
+export function emptyTimeline() {
+  return {
+    openedAt: undefined,
+    lastAt: undefined,
+    responses: [],
+    calls: [],
+    finished: undefined,
+    state: undefined,
+  };
+}
+
+function response(timeline, index) {
+  let found = timeline.responses.find((r) => r.index === index);
+  if (!found) {
+    found = { index, text: '', streaming: false, recorded: false, failures: [] };
+    timeline.responses = [...timeline.responses, found].sort((a, b) => a.index - b.index);
+  }
+  return found;
+}
+
+function call(timeline, toolCallId) {
+  return timeline.calls.find((c) => c.toolCallId === toolCallId);
+}
+
+function addCall(timeline, { responseIndex, prepared }) {
+  if (call(timeline, prepared.toolCallId)) return;
+  timeline.calls.push({
+    toolCallId: prepared.toolCallId,
+    toolName: prepared.toolName,
+    responseIndex,
+    wave: undefined,
+    attempts: [],
+    waiting: false,
+    decision: undefined,
+    output: undefined,
+  });
+}
+
+const textOf = (message) =>
+  (message?.content ?? [])
+    .filter((part) => part.type === 'text')
+    .map((part) => part.text)
+    .join('');
+
+/** The timeline after one journal entry (a copy: the page keeps its old one until it draws). */
+export function withEntry(old, entry) {
+  const timeline = { ...old, calls: old.calls.map((c) => ({ ...c, attempts: [...c.attempts] })) };
+  timeline.responses = old.responses.map((r) => ({ ...r }));
+  if (typeof entry.at === 'number') timeline.lastAt = Math.max(timeline.lastAt ?? 0, entry.at);
+  switch (entry.type) {
+    case 'turn.opened':
+      timeline.openedAt = entry.at;
+      break;
+    case 'model.requested':
+      response(timeline, entry.responseIndex).requestedAfter = timeline.lastAt ?? timeline.openedAt;
+      break;
+    case 'model.call_accepted':
+      addCall(timeline, { responseIndex: entry.responseIndex, prepared: entry.call });
+      break;
+    case 'model.responded': {
+      const r = response(timeline, entry.responseIndex);
+      Object.assign(r, { text: textOf(entry.message), recorded: true, streaming: false, usage: entry.usage });
+      for (const prepared of entry.calls) addCall(timeline, { responseIndex: entry.responseIndex, prepared });
+      break;
+    }
+    case 'model.attempt_failed':
+      response(timeline, entry.responseIndex).failures.push(entry.error);
+      break;
+    case 'tool.attempt_started': {
+      const c = call(timeline, entry.toolCallId);
+      c?.attempts.push({ attempt: entry.attempt, startedAt: entry.at, outcome: 'running' });
+      break;
+    }
+    case 'tool.attempt_finished': {
+      const attempt = call(timeline, entry.toolCallId)?.attempts.find((a) => a.attempt === entry.attempt);
+      if (attempt) Object.assign(attempt, { finishedAt: entry.at, outcome: outcomeOf(entry.result.status) });
+      break;
+    }
+    case 'tool.attempt_lost': {
+      const attempt = call(timeline, entry.toolCallId)?.attempts.find((a) => a.attempt === entry.attempt);
+      if (attempt) Object.assign(attempt, { outcome: 'interrupted', lost: entry.detail ?? 'lost' });
+      break;
+    }
+    case 'tool.approval_requested': {
+      const c = call(timeline, entry.toolCallId);
+      if (c) Object.assign(c, { waiting: true, waitingSince: entry.at });
+      break;
+    }
+    case 'tool.approval_decided': {
+      const c = call(timeline, entry.toolCallId);
+      if (c) Object.assign(c, { waiting: false, decision: entry });
+      break;
+    }
+    case 'tool.completed': {
+      const c = call(timeline, entry.toolCallId);
+      if (c) {
+        c.output = entry.output;
+        c.waiting = false;
+        // An attempt still open when its call got its output did not finish: the turn stopped it.
+        for (const a of c.attempts) if (a.outcome === 'running') a.outcome = 'interrupted';
+      }
+      break;
+    }
+    case 'turn.finished':
+      timeline.finished = { status: entry.status, reason: entry.reason };
+      break;
+  }
+  return timeline;
+}
+
+function outcomeOf(status) {
+  return status === 'needs-approval' ? 'waiting' : status;
+}
+
+/** The timeline after a `state` event: waves and approvals as the turn itself says. */
+export function withState(old, state) {
+  const calls = old.calls.map((c) => {
+    const view = state.calls.find((v) => v.toolCallId === c.toolCallId);
+    if (!view) return c;
+    return {
+      ...c,
+      wave: view.wave,
+      waveKnown: true,
+      waiting: view.phase === 'awaiting-approval',
+      approval: view.approval,
+    };
+  });
+  return { ...old, calls, state };
+}
+
+/** The timeline after a `live` event: the response's text as it streams. */
+export function withLive(old, live) {
+  if (live.channel && live.channel !== 'text') return old;
+  const responses = old.responses.map((r) => ({ ...r }));
+  const timeline = { ...old, responses };
+  const r = response(timeline, live.responseIndex);
+  if (r.recorded) return old;
+  if (live.kind === 'restart') Object.assign(r, { text: '', streaming: true });
+  if (live.kind === 'gap')
+    Object.assign(r, { text: `${r.text.slice(0, live.offset)}${'·'.repeat(live.length)}` });
+  if (live.kind === 'delta')
+    Object.assign(r, { text: `${r.text.slice(0, live.offset)}${live.delta}`, streaming: true });
+  return timeline;
+}
+
+/** A call's outcome as one word: what colours its bar. */
+export function callOutcome(c) {
+  if (c.output) return c.output.status;
+  if (c.waiting) return 'waiting';
+  if (c.attempts.some((a) => a.outcome === 'running')) return 'running';
+  return 'pending';
+}
+
+/**
+ * The calls of one response in waves (numbered from 0): the turn's own wave numbers once a state
+ * event gave them for every call of the response; until then, or for a batch no state event
+ * showed (a turn opened after it moved on), inferred from times: a call that started after every
+ * call before it had finished opens a wave.
+ */
+export function wavesOf(timeline, responseIndex) {
+  const calls = timeline.calls.filter((c) => c.responseIndex === responseIndex);
+  if (calls.every((c) => c.waveKnown)) return groupBy(calls, (c) => c.wave);
+  let wave = -1;
+  let waveEnd = Number.NEGATIVE_INFINITY;
+  const inferred = calls.map((c) => {
+    const start = c.attempts[0]?.startedAt;
+    if (wave === -1 || (start !== undefined && start >= waveEnd)) {
+      wave += 1;
+      waveEnd = Number.NEGATIVE_INFINITY;
+    }
+    waveEnd = Math.max(waveEnd, c.attempts.at(-1)?.finishedAt ?? Number.POSITIVE_INFINITY);
+    return { ...c, wave, waveKnown: false };
+  });
+  return groupBy(inferred, (c) => c.wave);
+}
+
+function groupBy(calls, key) {
+  const groups = new Map();
+  for (const c of calls) groups.set(key(c), [...(groups.get(key(c)) ?? []), c]);
+  return [...groups.entries()].sort(([a], [b]) => a - b).map(([wave, list]) => ({ wave, calls: list }));
+}

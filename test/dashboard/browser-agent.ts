@@ -1,0 +1,147 @@
+/**
+ * The agent the browser tests run in a real worker process (`durable-turns worker --agent` this
+ * file). Its `gate` calls hold until the test opens their gate (a file in `DURABLE_TURNS_UI_GATES`),
+ * so a test sees a call running and then finishing without guessing how long either takes.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, type ToolContext } from '../../core';
+import { scriptedModel } from '../../models';
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/** Heartbeats until `done()` or the turn is cancelled (then throws, as a cancelled tool does). */
+async function holdUntil({ done, ctx }: { done: () => boolean; ctx: ToolContext }): Promise<void> {
+  while (!done() && !ctx.signal.aborted) {
+    ctx.heartbeat();
+    await sleep(100, ctx.signal);
+  }
+  if (ctx.signal.aborted) throw new Error('stopped: the turn was cancelled');
+}
+
+const gateOpen = (name: string) => {
+  const dir = process.env.DURABLE_TURNS_UI_GATES;
+  if (!dir) throw new Error('set DURABLE_TURNS_UI_GATES to the folder whose files open the gates');
+  return existsSync(path.join(dir, name));
+};
+
+/** Fifteen words, one every 200 ms: three seconds of streaming, long enough to watch. */
+export const streamedWords =
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen'.split(' ');
+
+export const tools = [
+  defineTool({
+    name: 'gate',
+    description: 'Holds until its gate opens',
+    input: z.object({ name: z.string() }),
+    concurrencySafe: true,
+    execute: async ({ name }, ctx) => {
+      await holdUntil({ done: () => gateOpen(name), ctx });
+      return `passed ${name}`;
+    },
+  }),
+  defineTool({
+    name: 'step',
+    description: 'A step that must run alone; its first attempt fails, the retry succeeds',
+    input: z.object({ text: z.string() }),
+    retry: { maxAttempts: 3, initialDelayMs: 50 },
+    execute: ({ text }, ctx) => {
+      if (ctx.attempt === 1) throw new Error('first attempts of a step fail: try again');
+      return { stepped: text, padding: 'x'.repeat(400) };
+    },
+  }),
+  defineTool({
+    name: 'deploy',
+    description: 'Deploys (a person must approve it)',
+    input: z.object({ target: z.string() }),
+    requiresApproval: true,
+    execute: ({ target }) => `deployed ${target}`,
+  }),
+  defineTool({
+    name: 'wait',
+    description: 'Waits until the turn is cancelled',
+    input: z.object({ ms: z.number() }),
+    execute: async ({ ms }, ctx) => {
+      const end = Date.now() + ms;
+      await holdUntil({ done: () => Date.now() >= end, ctx });
+      return 'waited';
+    },
+  }),
+  defineTool({
+    name: 'broken',
+    description: 'Always fails',
+    input: z.object({ n: z.number() }),
+    concurrencySafe: true,
+    execute: ({ n }) => {
+      throw new Error(`broken ${n}: the backend is down`);
+    },
+  }),
+];
+
+export const models = [
+  scriptedModel(
+    [
+      {
+        text: 'Two gates, then a step.',
+        toolCalls: [
+          { id: 'gate_a', name: 'gate', args: { name: 'a' } },
+          { id: 'gate_b', name: 'gate', args: { name: 'b' } },
+          { id: 'step_c', name: 'step', args: { text: 'c' } },
+        ],
+        usage: { inputTokens: 10, outputTokens: 5 },
+      },
+      { text: 'All three done.', usage: { inputTokens: 20, outputTokens: 4 } },
+    ],
+    'ui-waves',
+  ),
+  scriptedModel(
+    [
+      { text: 'Deploying.', toolCalls: [{ id: 'deploy_prod', name: 'deploy', args: { target: 'prod' } }] },
+      (request) => {
+        const result = request.messages.flatMap((m) => (m.role === 'tool' ? m.content : [])).at(-1);
+        return { text: result?.output.status === 'ok' ? 'Deployed to prod.' : 'The deploy was rejected.' };
+      },
+    ],
+    'ui-approval',
+  ),
+  scriptedModel(
+    [
+      { text: 'Waiting a minute.', toolCalls: [{ id: 'wait_long', name: 'wait', args: { ms: 60_000 } }] },
+      { text: 'Done waiting.' },
+    ],
+    'ui-slow',
+  ),
+  scriptedModel(
+    [
+      {
+        text: 'Calling a broken tool six times.',
+        toolCalls: [1, 2, 3, 4, 5, 6].map((n) => ({ id: `broken_${n}`, name: 'broken', args: { n } })),
+      },
+      { text: 'The tool is broken.' },
+    ],
+    'ui-broken',
+  ),
+  scriptedModel(
+    [
+      {
+        parts: [
+          ...streamedWords.map((word, i) => ({
+            type: 'text-delta' as const,
+            delta: i === 0 ? word : ` ${word}`,
+            delayMs: 200,
+          })),
+          { type: 'finish' as const, finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 15 } },
+        ],
+      },
+    ],
+    'ui-streaming',
+  ),
+];
