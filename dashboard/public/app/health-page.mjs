@@ -43,7 +43,7 @@ function ToolCard({ tool }) {
     <h3><code>${tool.toolName}</code> <span class=${`badge health-${a.status}`}>${a.status}</span>
       ${open && html`<span class="badge circuit-open" data-circuit-open="true">circuit open on ${a.circuits.open} of ${a.workers}</span>`}</h3>
     <dl class="facts">
-      <dt>Success rate (recent)</dt><dd>${percent(a.recentSuccessRate)}</dd>
+      <dt>Success rate (recent)</dt><dd>${a.attempts === 0 ? 'no attempts yet' : percent(a.recentSuccessRate)}</dd>
       <dt>Attempts</dt><dd>${a.attempts} (${a.successes} ok, ${a.failures} failed, ${a.timeouts} timed out)</dd>
       <dt>Latency</dt><dd>mean ${duration(a.latencyMs.mean)}, max ${duration(a.latencyMs.max)}</dd>
     </dl>
@@ -56,7 +56,7 @@ function ToolCard({ tool }) {
           ${tool.workers.map(
             (w) => html`<tr class=${w.circuit === 'open' ? 'circuit-open' : ''} data-worker=${w.identity}>
               <th scope="row">${w.identity}</th><td><${Circuit} state=${w.circuit} /></td>
-              <td>${percent(w.recentSuccessRate)}</td><td>${w.failures}</td><td>${w.timeouts}</td>
+              <td>${w.attempts === 0 ? '—' : percent(w.recentSuccessRate)}</td><td>${w.failures}</td><td>${w.timeouts}</td>
               <td>${duration(w.latencyMs.mean)}</td></tr>`,
           )}
         </tbody>
