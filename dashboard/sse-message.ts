@@ -1,7 +1,7 @@
 /** One server-sent event: `id` only on journal entries (their `seq`), so Last-Event-ID resumes by seq. */
 export interface SseMessage {
   id?: number;
-  event: 'entry' | 'live' | 'state' | 'end' | 'error' | 'health';
+  event: 'entry' | 'live' | 'state' | 'end' | 'error' | 'health' | 'history';
   data: unknown;
 }
 

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { healthResponseSchema } from '../api-schemas';
+import { healthHistoryResponseSchema, healthResponseSchema } from '../api-schemas';
 import { type DashboardContext, withUpstreamDeadline } from '../dashboard-context';
 import { openSse } from '../open-sse';
 import { sendJson } from '../send-json';
 import { upstreamError } from '../upstream-error';
 
-/** `GET /api/health` (fleet tool health now) and `GET /api/health/events` (it, every few seconds). */
+/**
+ * `GET /api/health` (fleet tool health now), `GET /api/health/history` (the readings kept) and
+ * `GET /api/health/events` (the history, then the health every few seconds).
+ */
 export function registerHealthRoutes({
   app,
   context,
@@ -21,6 +24,10 @@ export function registerHealthRoutes({
     );
     return sendJson({ reply, schema: healthResponseSchema, value: view });
   });
+
+  app.get('/api/health/history', async (_request, reply) =>
+    sendJson({ reply, schema: healthHistoryResponseSchema, value: context.health.historyBody() }),
+  );
 
   app.get('/api/health/events', async (request, reply) => {
     let unsubscribe = () => {};
