@@ -345,4 +345,15 @@ describe('the health page', () => {
     await page.locator('.chart canvas').waitFor();
     await screenshots('health');
   });
+
+  test('a page opened later still draws the readings the dashboard took before it opened', async () => {
+    // The previous test's page read the fleet for a while; this one opens afresh.
+    const openedAt = Date.now();
+    await page.goto(`${dashboard.url}/#/`);
+    await page.goto(`${dashboard.url}/#/health`);
+    const chart = page.locator('.chart[data-first-at]');
+    await chart.waitFor({ timeout: stepMs });
+    expect(Number(await chart.getAttribute('data-first-at'))).toBeLessThan(openedAt);
+    await screenshots('health-history');
+  });
 });

@@ -19,3 +19,9 @@ export function percent(rate) {
 export function shortJson(value) {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
+
+/** A local time of day as HH:MM:SS (24 h), the same in every locale: the chart's axis reads it. */
+export function clockTime(ms) {
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+}

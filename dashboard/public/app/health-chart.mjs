@@ -1,7 +1,13 @@
-// Success rate over time, one line per tool, drawn by uPlot from the health events this page has
-// received (the fleet view holds the current rates, not their history).
+// Success rate over time, one line per tool, drawn by uPlot from the readings the dashboard kept
+// (the `history` event) and the health events since.
 import { html, useEffect, useRef } from '/vendor/preact-htm.js';
 import uPlot from '/vendor/uplot.js';
+import { clockTime } from './format.mjs';
+
+/** Tick steps in seconds: whole seconds up, so labels never read as fractions of one. */
+const timeSteps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200];
+/** The x-axis spans at least this, so a single reading does not make a zoom into milliseconds. */
+const minSpanS = 60;
 
 const colours = ['#1f6feb', '#b3261e', '#1a7f37', '#9a6700', '#8250df', '#bc4c00'];
 
@@ -9,10 +15,24 @@ function optionsFor({ tools, width }) {
   return {
     width,
     height: 180,
-    scales: { y: { range: [0, 1] } },
-    axes: [{}, { values: (_u, ticks) => ticks.map((v) => `${Math.round(v * 100)}%`) }],
+    scales: {
+      x: {
+        time: true,
+        range: (_u, min, max) => (min !== null && max - min < minSpanS ? [max - minSpanS, max] : [min, max]),
+      },
+      y: { range: [0, 1] },
+    },
+    axes: [
+      {
+        incrs: timeSteps,
+        // HH:MM:SS needs about 70 px: ticks no closer than that.
+        space: 80,
+        values: (_u, ticks) => ticks.map((t) => clockTime(t * 1000)),
+      },
+      { values: (_u, ticks) => ticks.map((v) => `${Math.round(v * 100)}%`) },
+    ],
     series: [
-      {},
+      { value: (_u, t) => (t === null ? '' : clockTime(t * 1000)) },
       ...tools.map((tool, i) => ({
         label: tool,
         stroke: colours[i % colours.length],
@@ -45,8 +65,8 @@ export function SuccessRateChart({ history }) {
   useEffect(() => {
     plot.current?.setData(data);
   });
-  return html`<figure class="chart">
+  return html`<figure class="chart" data-first-at=${history[0]?.at}>
     <div ref=${box} role="img" aria-label=${`Recent success rate over time of ${tools.join(', ') || 'no tool yet'}`}></div>
-    <figcaption>Recent success rate per tool, since this page opened (${history.length} readings)</figcaption>
+    <figcaption>Recent success rate per tool${history.length > 0 ? `, since ${clockTime(history[0].at)}` : ''} (${history.length} readings)</figcaption>
   </figure>`;
 }

@@ -1,11 +1,19 @@
 // Tool health across the fleet: per tool and per worker, success rate (and its chart over time),
-// latency, failures, timeouts and circuit state, from `GET /api/health/events`. An open circuit
+// latency, failures, timeouts and circuit state, from `GET /api/health/events` (whose `history` event
+// brings the readings the dashboard kept before the page opened). An open circuit
 // is flagged on the tool and on the worker that holds it.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { duration, percent, time } from './format.mjs';
 import { SuccessRateChart } from './health-chart.mjs';
 
-const keptReadings = 300;
+// As many as the dashboard keeps (900 readings, 30 minutes), so the live ones do not push the past out early.
+const keptReadings = 900;
+
+/** A reading as the chart draws it: the tool's rate, null with no attempts (a gap, not 100 %). */
+const ratesOf = (view) =>
+  Object.fromEntries(
+    view.tools.map((t) => [t.toolName, t.aggregate.attempts === 0 ? null : t.aggregate.recentSuccessRate]),
+  );
 
 function useHealth() {
   const [view, setView] = useState(null);
@@ -17,8 +25,20 @@ function useHealth() {
       const next = JSON.parse(e.data);
       setView(next);
       setProblem('');
-      const rates = Object.fromEntries(next.tools.map((t) => [t.toolName, t.aggregate.recentSuccessRate]));
-      setHistory((old) => [...old, { at: Date.now(), rates }].slice(-keptReadings));
+      setHistory((old) => [...old, { at: Date.now(), rates: ratesOf(next) }].slice(-keptReadings));
+    });
+    // The readings the dashboard kept before this page opened (including the latest): they replace
+    // what the page has, so on a reconnect nothing is drawn twice.
+    events.addEventListener('history', (e) => {
+      const { points } = JSON.parse(e.data);
+      setHistory(
+        points
+          .map((p) => ({
+            at: p.at,
+            rates: Object.fromEntries(Object.entries(p.tools).map(([t, v]) => [t, v.recentSuccessRate])),
+          }))
+          .slice(-keptReadings),
+      );
     });
     events.addEventListener('error', (e) => {
       setProblem(
