@@ -10,7 +10,7 @@ import { uniqueTurnId } from '../test/conformance/support';
 import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
 import { type ReadEvent, readSse } from '../test/dashboard/sse-reader';
 import { pollFor } from '../test/temporal/support/poll';
-import { turnListResponseSchema, turnResponseSchema } from './api-schemas';
+import { healthHistoryResponseSchema, turnListResponseSchema, turnResponseSchema } from './api-schemas';
 import { startDashboard } from './start-dashboard';
 
 /**
@@ -172,6 +172,12 @@ describe('reading turns', () => {
       until: (e) => e.event === 'health',
     });
     expect(stream.events.at(-1)?.data).toMatchObject({ taskQueue });
+    // The read that stream saw is kept: a later viewer (or script) gets it from the history.
+    const { status, body } = await api('/api/health/history');
+    expect(status).toBe(200);
+    const history = healthHistoryResponseSchema.parse(body);
+    expect(history.points.length).toBeGreaterThan(0);
+    expect(history.points.map((p) => p.at)).toEqual(history.points.map((p) => p.at).sort((a, b) => a - b));
   });
 });
 
