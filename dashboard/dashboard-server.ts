@@ -9,7 +9,7 @@ import { registerAccessHook } from './access-hook';
 import { ApiError } from './api-error';
 import { CursorSeal } from './cursor-seal';
 import type { DashboardConfig } from './dashboard-config';
-import type { DashboardContext } from './dashboard-context';
+import { type DashboardContext, withUpstreamDeadline } from './dashboard-context';
 import { HealthFeed } from './health-feed';
 import { registerActionRoutes } from './routes/action-routes';
 import { registerHealthRoutes } from './routes/health-routes';
@@ -56,7 +56,8 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
     config,
     hub: new TurnWatchHub({ source, ...(options.lingerMs !== undefined && { lingerMs: options.lingerMs }) }),
     health: new HealthFeed({
-      read: () => client.fleetHealth(),
+      // Under the upstream deadline, so a read of an unreachable server ends and `close` need not wait long.
+      read: () => withUpstreamDeadline({ context, fn: () => client.fleetHealth() }),
       intervalMs: options.healthIntervalMs ?? 2_000,
       backgroundIntervalMs: options.healthBackgroundIntervalMs ?? 10_000,
       // 30 minutes: the span an operator looks back over when something just went wrong. At most
@@ -114,7 +115,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   });
   app.addHook('onClose', async () => {
     context.hub.close();
-    context.health.close();
+    await context.health.close();
   });
   return { app, context };
 }

@@ -36,7 +36,7 @@ describe('HealthFeed', () => {
     const { feed, reads } = feedWith({ backgroundIntervalMs: 10 });
     feed.start();
     await until(() => feed.history.list().length >= 3);
-    feed.close();
+    await feed.close();
     const after = reads.count;
     // Many background intervals later, not one more read.
     await sleep(10 * 10);
@@ -56,7 +56,7 @@ describe('HealthFeed', () => {
     const after = reads.count;
     await sleep(10 * 10);
     expect(reads.count).toBe(after);
-    feed.close();
+    await feed.close();
   });
 
   test('a page that opens later gets the current view, then the history, which already holds it', async () => {
@@ -68,6 +68,6 @@ describe('HealthFeed', () => {
     expect(seen.map((m) => m.event).slice(0, 2)).toEqual(['health', 'history']);
     const history = seen[1]?.data as { points: unknown[] };
     expect(history.points.length).toBeGreaterThanOrEqual(2);
-    feed.close();
+    await feed.close();
   });
 });

@@ -27,7 +27,7 @@ export class HealthFeed {
   private readonly subscribers = new Set<TurnSubscriber>();
   private last: SseMessage | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private reading = false;
+  private reading: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly options: HealthFeedOptions) {
@@ -63,11 +63,16 @@ export class HealthFeed {
     return { retentionMs: this.options.retentionMs, points: this.history.list() };
   }
 
-  close(): void {
+  /**
+   * Stops reading; resolves once a read under way has settled (within the upstream deadline), so
+   * the caller can close the Temporal connection without a retry of it landing on a closed channel.
+   */
+  async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
     for (const subscriber of this.subscribers) subscriber.close();
     this.subscribers.clear();
+    await this.reading;
   }
 
   private pollNow(): void {
@@ -78,9 +83,8 @@ export class HealthFeed {
 
   private poll(): void {
     if (this.reading || this.closed) return;
-    this.reading = true;
     const now = this.options.now ?? Date.now;
-    this.options
+    this.reading = this.options
       .read()
       .then(
         (view): SseMessage => {
@@ -93,7 +97,7 @@ export class HealthFeed {
         }),
       )
       .then((message) => {
-        this.reading = false;
+        this.reading = undefined;
         if (this.closed) return;
         this.last = message;
         for (const subscriber of this.subscribers) subscriber.send(message);
