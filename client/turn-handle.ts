@@ -11,9 +11,15 @@ import {
 } from '../contract/turn-workflow';
 import { LiveTextAssembler, messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
 import { readLiveText } from './read-live-text';
+import { serverDidNotAnswer } from './server-did-not-answer';
 
 /** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */
 const busyPatienceMs = 1_000;
+/**
+ * How long a watcher keeps asking while the server or the worker answering its queries does not
+ * answer (a query times out while every worker is busy, a server restarts) before it gives up.
+ */
+const unansweredPatienceMs = 120_000;
 
 export interface WatchOptions {
   /** How long to wait between looks when nothing new came (ms). */
@@ -74,11 +80,28 @@ export class TurnHandle {
     let readAt: string | undefined;
     /** Since when the history has moved under a workflow task that is still running. */
     let busySince: number | undefined;
+    /** Since when the server has not answered (see `unansweredPatienceMs`). */
+    let unansweredSince: number | undefined;
+    const patiently = async <T>(ask: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        const answer = await ask();
+        unansweredSince = undefined;
+        return answer;
+      } catch (error) {
+        if (!serverDidNotAnswer(error)) throw error;
+        unansweredSince ??= Date.now();
+        if (Date.now() - unansweredSince > unansweredPatienceMs) throw error;
+        await pause({ ms: Math.max(intervalMs, 1_000), signal });
+        return undefined;
+      }
+    };
     for (;;) {
       if (signal?.aborted) return;
       // Look before reading the journal: a response streaming now was requested before this look,
       // so its `model.requested` is in the page read next, and a response that ended meanwhile is too.
-      const look = live ? await readLiveText({ workflow: this.workflow }) : undefined;
+      const look = live ? await patiently(() => readLiveText({ workflow: this.workflow })) : undefined;
+      // Not answered: look again (the patience above bounds how long).
+      if (live && look === undefined) continue;
       // The journal is read by query, which a worker answers: only when history moved since, and
       // not while a workflow task runs (unless that keeps up for long: a turn busy the whole time).
       const moved = look === undefined || look.version !== readAt;
@@ -87,7 +110,8 @@ export class TurnHandle {
         // Read once its workflow task is done.
       } else if (moved) {
         busySince = undefined;
-        const page = await this.workflow.query(progressQuery, seq);
+        const page = await patiently(() => this.workflow.query(progressQuery, seq));
+        if (page === undefined) continue;
         for (const item of page.entries) {
           seq = item.seq;
           const { entry } = item;
