@@ -20,6 +20,7 @@ const finishedPage: ProgressPage = {
   entries: [{ seq: 1, entry: { type: 'turn.finished', status: 'completed' } }],
   lastSeq: 1,
   finished: true,
+  gap: false,
 };
 
 /** A turn's workflow handle whose progress query answers with `answers`, one per call. */
