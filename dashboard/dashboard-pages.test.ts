@@ -201,13 +201,14 @@ describe('the turn page', () => {
   test('a response shows its text as it streams, then as recorded', async () => {
     const { turnId, handle } = await start('ui-streaming', 'stream');
     await openTurn(turnId);
-    // Fifteen words, one every 200 ms: part of the text is on the page while the response streams.
+    // The model streams half its words and holds: that part is on the page while the response streams.
     await page.waitForFunction(() => {
       const text = (
         globalThis as unknown as { document: { querySelector(s: string): { textContent: string } | null } }
       ).document.querySelector('[data-response="0"][data-streaming="true"] .response-text')?.textContent;
       return text?.startsWith('one ') && !text.includes('fifteen');
     });
+    openGate('stream-rest');
     await page
       .locator('[data-response="0"][data-streaming="false"] .response-text')
       .getByText(streamedWords.join(' '))

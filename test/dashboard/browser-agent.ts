@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolContext } from '../../core';
+import { defineTool, type ToolContext, type TurnModel } from '../../core';
 import { scriptedModel } from '../../models';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -33,7 +33,7 @@ const gateOpen = (name: string) => {
   return existsSync(path.join(dir, name));
 };
 
-/** Fifteen words, one every 200 ms: three seconds of streaming, long enough to watch. */
+/** Fifteen words, streamed in two halves with a gate between (`heldStreamingModel`). */
 export const streamedWords =
   'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen'.split(' ');
 
@@ -129,19 +129,27 @@ export const models = [
     ],
     'ui-broken',
   ),
-  scriptedModel(
-    [
-      {
-        parts: [
-          ...streamedWords.map((word, i) => ({
-            type: 'text-delta' as const,
-            delta: i === 0 ? word : ` ${word}`,
-            delayMs: 200,
-          })),
-          { type: 'finish' as const, finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 15 } },
-        ],
-      },
-    ],
-    'ui-streaming',
-  ),
+  heldStreamingModel(),
 ];
+
+/**
+ * Streams the first half of `streamedWords`, then holds until the test opens the `stream-rest`
+ * gate, then streams the rest: the page shows part of the text for as long as the test needs.
+ */
+function heldStreamingModel(): TurnModel {
+  const half = Math.ceil(streamedWords.length / 2);
+  return {
+    name: 'ui-streaming',
+    async *stream(request) {
+      for (const [i, word] of streamedWords.entries()) {
+        if (i === half)
+          while (!gateOpen('stream-rest')) {
+            if (request.signal?.aborted) return;
+            await sleep(100, request.signal);
+          }
+        yield { type: 'text-delta', delta: i === 0 ? word : ` ${word}` };
+      }
+      yield { type: 'finish', finishReason: 'stop', usage: { inputTokens: 5, outputTokens: 15 } };
+    },
+  };
+}
