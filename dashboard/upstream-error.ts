@@ -1,18 +1,11 @@
-import {
-  isGrpcServiceError,
-  ServiceError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-} from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { grpcErrorOf, serverDidNotAnswer } from '../client/server-did-not-answer';
 import { ApiError } from './api-error';
 
 export interface UpstreamContext {
   address: string;
   namespace: string;
 }
-
-/** gRPC codes that mean the server did not answer: UNAVAILABLE, DEADLINE_EXCEEDED. */
-const unreachableCodes = new Set([14, 4]);
 
 /**
  * A Temporal client error as the API answers it: an unknown turn is a 404, a call that is not
@@ -35,12 +28,8 @@ export function upstreamError({
     );
   if (error instanceof WorkflowUpdateFailedError)
     return new ApiError(409, error.cause?.message ?? error.message);
-  const grpc = isGrpcServiceError(error)
-    ? error
-    : error instanceof ServiceError && isGrpcServiceError(error.cause)
-      ? error.cause
-      : undefined;
-  if (grpc && unreachableCodes.has(grpc.code))
+  const grpc = grpcErrorOf(error);
+  if (grpc && serverDidNotAnswer(grpc))
     return new ApiError(
       503,
       `cannot reach Temporal at ${context.address} (namespace ${context.namespace}): ${grpc.details || grpc.message}; check the server is up there`,
