@@ -6,7 +6,8 @@ import { InProcessExecutor, scriptedModel, type TurnJournal } from 'durable-turn
 import { TurnMetrics } from 'durable-turns/metrics';
 import { SqliteJournal } from 'durable-turns/sqlite';
 import { createTurnTracing } from 'durable-turns/tracing';
-import { check, measureInterleaved, round, summarize, type Trial } from './measure';
+import { check, round, summarize, type Trial } from './measure';
+import { measureRounds, type RunTimes } from './measure-rounds';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 
 /** Metrics and tracing together may add at most this much to the per-call cost. */
@@ -47,9 +48,6 @@ export async function measureObservabilityOverhead({
   const sqlite = new SqliteJournal({ path: join(dir, 'journal.db') });
   let turns = 0;
   type Config = `${'off' | 'on' | 'spacer'}${'Calls' | 'Empty'}`;
-  let times = { wallMs: new Map<Config, number[]>(), cpuMs: new Map<Config, number[]>() };
-  const record = (map: Map<Config, number[]>, config: Config, ms: number) =>
-    map.set(config, [...(map.get(config) ?? []), ms]);
   const trial = (journal: JournalKind, config: Config): Trial => {
     const calls = config.endsWith('Empty') ? 0 : CALLS;
     const on = config.startsWith('on');
@@ -71,12 +69,7 @@ export async function measureObservabilityOverhead({
     let status: string | undefined;
     return {
       run: async () => {
-        const cpu = process.cpuUsage();
-        const wall = performance.now();
         status = (await executor.runTurn({ turnId, input: 'go' })).status;
-        record(times.wallMs, config, performance.now() - wall);
-        const used = process.cpuUsage(cpu);
-        record(times.cpuMs, config, (used.user + used.system) / 1000);
       },
       verify: () => {
         check(status === 'completed', `turn ended ${status}`);
@@ -87,36 +80,34 @@ export async function measureObservabilityOverhead({
   const report: Partial<Record<JournalKind, ReturnType<typeof summarizeOverhead>>> = {};
   try {
     for (const journal of ['memory', 'sqlite'] as const) {
-      times = { wallMs: new Map(), cpuMs: new Map() };
-      // As in bench/tracing-overhead.ts: a turn pays part of its predecessor's garbage, so each
-      // timed turn follows one of its own size (the spacers) and off and on swap places each round.
-      let rounds = 0;
-      const swapped = () => rounds % 2 === 0;
-      await measureInterleaved({
+      // A turn pays part of its predecessor's garbage: each timed turn follows one of its own size
+      // (the spacers) and off and on swap places every other round (measureRounds' `swapped`).
+      const rounds = await measureRounds({
         trials: {
-          spacerCalls: () => {
-            rounds += 1;
-            return trial(journal, 'spacerCalls');
-          },
-          firstCalls: () => trial(journal, swapped() ? 'onCalls' : 'offCalls'),
-          secondCalls: () => trial(journal, swapped() ? 'offCalls' : 'onCalls'),
+          spacerCalls: () => trial(journal, 'spacerCalls'),
+          offCalls: () => trial(journal, 'offCalls'),
+          onCalls: () => trial(journal, 'onCalls'),
           spacerEmpty: () => trial(journal, 'spacerEmpty'),
-          firstEmpty: () => trial(journal, swapped() ? 'onEmpty' : 'offEmpty'),
-          secondEmpty: () => trial(journal, swapped() ? 'offEmpty' : 'onEmpty'),
+          offEmpty: () => trial(journal, 'offEmpty'),
+          onEmpty: () => trial(journal, 'onEmpty'),
         },
+        swapped: [
+          ['offCalls', 'onCalls'],
+          ['offEmpty', 'onEmpty'],
+        ],
         warmup,
         runs,
         onProgress: (m) => log(`observability (${journal}): ${m}`),
       });
-      const median = (map: Map<Config, number[]>, config: Config) =>
-        summarize((map.get(config) ?? []).slice(warmup)).medianMs;
-      const perCall = (map: Map<Config, number[]>, on: 'on' | 'off') =>
-        ((median(map, `${on}Calls`) - median(map, `${on}Empty`)) * 1_000) / CALLS;
+      const median = (clock: keyof RunTimes, config: Config) =>
+        summarize(rounds.map((r) => r[config][clock])).medianMs;
+      const perCall = (clock: keyof RunTimes, on: 'on' | 'off') =>
+        ((median(clock, `${on}Calls`) - median(clock, `${on}Empty`)) * 1_000) / CALLS;
       report[journal] = summarizeOverhead({
-        offUs: perCall(times.wallMs, 'off'),
-        onUs: perCall(times.wallMs, 'on'),
-        cpuOffUs: perCall(times.cpuMs, 'off'),
-        cpuOnUs: perCall(times.cpuMs, 'on'),
+        offUs: perCall('wallMs', 'off'),
+        onUs: perCall('wallMs', 'on'),
+        cpuOffUs: perCall('cpuMs', 'off'),
+        cpuOnUs: perCall('cpuMs', 'on'),
       });
     }
   } finally {
