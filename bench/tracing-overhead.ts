@@ -6,7 +6,8 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import { InProcessExecutor, scriptedModel } from 'durable-turns';
 import { createTurnTracing } from 'durable-turns/tracing';
-import { check, measureInterleaved, round, sampleMs, summarize } from './measure';
+import { check, round, sampleMs, summarize } from './measure';
+import { measureRounds, type RunTimes } from './measure-rounds';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 
 export const TRACED_CALLS = 1_000;
@@ -53,11 +54,6 @@ export async function measureTracingOverhead({
     spanProcessors: [new BatchSpanProcessor(exporter)],
     sampler: new AlwaysOffSampler(),
   });
-  // Each run's wall and CPU time, by what it ran. CPU time as well: on a shared machine the wall
-  // clock also counts the time other processes had the core, at ~0.3 µs a call most of the signal.
-  const times = { wallMs: new Map<Config, number[]>(), cpuMs: new Map<Config, number[]>() };
-  const record = (map: Map<Config, number[]>, config: Config, ms: number) =>
-    map.set(config, [...(map.get(config) ?? []), ms]);
   const trial = (config: Config) => {
     const calls = config.endsWith('Empty') ? 0 : TRACED_CALLS;
     const traced = config.startsWith('on') ? tracing : config.startsWith('sampledOut') ? sampledOut : false;
@@ -75,12 +71,7 @@ export async function measureTracingOverhead({
     let status: string | undefined;
     return {
       run: async () => {
-        const cpu = process.cpuUsage();
-        const wall = performance.now();
         status = (await executor.runTurn({ turnId: 'traced', input: 'go' })).status;
-        record(times.wallMs, config, performance.now() - wall);
-        const used = process.cpuUsage(cpu);
-        record(times.cpuMs, config, (used.user + used.system) / 1000);
       },
       verify: () => {
         check(status === 'completed', `turn ended ${status}`);
@@ -91,33 +82,32 @@ export async function measureTracingOverhead({
   // A turn pays part of the garbage collection its predecessor left (promotion, sweeping), and a
   // 1,000-call turn leaves far more than an empty one: run in the order off, on, the second would
   // be billed ~0.3 µs a call of the first's — as much as the target. So every timed turn follows
-  // one of its own size (the spacers, untimed in effect, see to that where the size changes), and
-  // off and on swap places every round.
-  let roundsStarted = 0;
-  const swapped = () => roundsStarted % 2 === 0;
-  await measureInterleaved({
+  // one of its own size (the spacers see to that where the size changes), and off and on swap
+  // places every other round. CPU time as well as wall: on a shared machine the wall clock also
+  // counts the time other processes had the core, at ~0.3 µs a call most of the signal.
+  const rounds = await measureRounds({
     trials: {
-      spacerCalls: () => {
-        roundsStarted += 1;
-        return trial('spacerCalls');
-      },
-      firstCalls: () => trial(swapped() ? 'onCalls' : 'offCalls'),
-      secondCalls: () => trial(swapped() ? 'offCalls' : 'onCalls'),
+      spacerCalls: () => trial('spacerCalls'),
+      offCalls: () => trial('offCalls'),
+      onCalls: () => trial('onCalls'),
       sampledOutCalls: () => trial('sampledOutCalls'),
       spacerEmpty: () => trial('spacerEmpty'),
-      firstEmpty: () => trial(swapped() ? 'onEmpty' : 'offEmpty'),
-      secondEmpty: () => trial(swapped() ? 'offEmpty' : 'onEmpty'),
+      offEmpty: () => trial('offEmpty'),
+      onEmpty: () => trial('onEmpty'),
       sampledOutEmpty: () => trial('sampledOutEmpty'),
     },
+    swapped: [
+      ['offCalls', 'onCalls'],
+      ['offEmpty', 'onEmpty'],
+    ],
     warmup,
     runs,
     onProgress: (m) => log(`tracing: ${m}`),
   });
   await tracing.forceFlush();
-  const sample = (map: Map<Config, number[]>, config: Config) =>
-    summarize((map.get(config) ?? []).slice(warmup));
-  const wall = (config: Config) => sample(times.wallMs, config);
-  const cpu = (config: Config) => sample(times.cpuMs, config);
+  const sample = (clock: keyof RunTimes, config: Config) => summarize(rounds.map((r) => r[config][clock]));
+  const wall = (config: Config) => sample('wallMs', config);
+  const cpu = (config: Config) => sample('cpuMs', config);
   const perCall = (turn: number, baseline: number) => ((turn - baseline) * 1_000) / TRACED_CALLS;
   const offUs = perCall(wall('offCalls').medianMs, wall('offEmpty').medianMs);
   const onUs = perCall(wall('onCalls').medianMs, wall('onEmpty').medianMs);
