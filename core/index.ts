@@ -39,5 +39,6 @@ export * from './tools/run-tool-attempt';
 export * from './tools/stable-hash';
 export * from './tools/tool-registry';
 export * from './tools/truncate-content';
+export * from './watch/call-waves';
 export * from './watch/live-text-assembler';
 export * from './watch/turn-watch-event';

@@ -225,6 +225,18 @@ describe('live events', () => {
     );
   });
 
+  test('an entry that adds calls carries their waves, as the engine planned them, for a finished turn too', async () => {
+    const { turnId, handle } = await start('cli-quick', 'sse-waves');
+    await handle.result();
+    const stream = await readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` });
+    const withWaves = stream.events.flatMap((e) => {
+      const data = e.data as { entry?: { type: string }; waves?: Record<string, number> };
+      return e.event === 'entry' && data.waves ? [{ type: data.entry?.type, waves: data.waves }] : [];
+    });
+    // Two concurrency-safe echoes: one wave; the final response adds no call, so no waves.
+    expect(withWaves).toEqual([{ type: 'model.responded', waves: { echo_a: 0, echo_b: 0 } }]);
+  });
+
   test('six viewers of a running turn cost it one watch: queries bounded by the turn, not the viewers', async () => {
     const viewers = 6;
     const { turnId } = await start('cli-streaming', 'sse-fanout');

@@ -1,6 +1,10 @@
 import type { TurnWatchEvent } from '../contract/live-text';
+import { CallWaveReader, type CallWaves } from '../core';
 import type { SseMessage } from './sse-message';
 import type { TurnWatchSource } from './turn-watch-source';
+
+/** An entry as the feed sends it: with the waves of the calls it added, as the engine planned them. */
+export type FeedEntry = TurnWatchEvent & { kind: 'entry'; waves?: CallWaves };
 
 export interface TurnSubscriber {
   send(message: SseMessage): void;
@@ -15,7 +19,8 @@ export interface TurnSubscriber {
  * not once per viewer.
  */
 export class SharedTurnWatch {
-  private readonly entries: (TurnWatchEvent & { kind: 'entry' })[] = [];
+  private readonly entries: FeedEntry[] = [];
+  private readonly waves = new CallWaveReader();
   /** Live events of each response not yet recorded; dropped when its `model.responded` comes. */
   private readonly streaming = new Map<number, TurnWatchEvent[]>();
   private state: unknown;
@@ -93,9 +98,11 @@ export class SharedTurnWatch {
 
   private take({ event }: { event: TurnWatchEvent }): void {
     if (event.kind === 'entry') {
-      this.entries.push(event);
+      const waves = this.waves.take(event.entry);
+      const kept: FeedEntry = waves ? { ...event, waves } : event;
+      this.entries.push(kept);
       if (event.entry.type === 'model.responded') this.streaming.delete(event.entry.responseIndex);
-      this.broadcast(entryMessage({ event }));
+      this.broadcast(entryMessage({ event: kept }));
       if (this.options.queryState && event.entry.type !== 'turn.finished') this.refreshState();
       return;
     }
@@ -147,6 +154,6 @@ export class SharedTurnWatch {
   }
 }
 
-function entryMessage({ event }: { event: TurnWatchEvent & { kind: 'entry' } }): SseMessage {
+function entryMessage({ event }: { event: FeedEntry }): SseMessage {
   return { id: event.seq, event: 'entry', data: event };
 }

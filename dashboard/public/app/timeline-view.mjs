@@ -41,7 +41,7 @@ function Output({ output }) {
 function CallRow({ call, span, now, actions }) {
   const outcome = callOutcome(call);
   return html`<li class=${`call outcome-${outcome}`} data-call-id=${call.toolCallId} data-outcome=${outcome}
-    data-wave=${call.wave} data-wave-known=${call.waveKnown ? 'true' : 'false'}>
+    data-wave=${call.wave ?? ''}>
     <div class="call-head">
       <code>${call.toolName}</code> <span class="call-id">${call.toolCallId}</span>
       <span class=${`badge outcome-${outcome}`}>${outcome === 'waiting' ? 'waiting for approval' : outcome}</span>
@@ -73,8 +73,10 @@ export function TimelineView({ timeline, now, actions }) {
         ${r.failures.map((f) => html`<p class="problem">attempt failed: ${f}</p>`)}
         <p class="response-text" aria-live=${r.recorded ? 'off' : 'polite'}>${r.text || (r.recorded ? '(no text)' : '…')}</p>
         ${wavesOf(timeline, r.index).map(
-          (w) => html`<section class="wave" data-wave=${w.wave} aria-label=${`wave ${w.wave + 1}`}>
-            <h4>Wave ${w.wave + 1}${w.calls.some((c) => !c.waveKnown) ? ' (from timing)' : ''}</h4>
+          (
+            w,
+          ) => html`<section class="wave" data-wave=${w.wave ?? ''} aria-label=${w.wave === undefined ? 'calls, wave not known' : `wave ${w.wave + 1}`}>
+            <h4>${w.wave === undefined ? 'Calls (wave not known: the feed began after the turn’s first entries)' : `Wave ${w.wave + 1}`}</h4>
             <ul class="calls">
               ${w.calls.map((c) => html`<${CallRow} call=${c} span=${span} now=${now} actions=${actions} />`)}
             </ul>

@@ -18,7 +18,10 @@ function useTurnStream(turnId) {
     const reload = () => getJson(turnPath(turnId)).then(setTurn, (error) => setProblem(error.message));
     reload();
     const events = new EventSource(`${turnPath(turnId)}/events`);
-    events.addEventListener('entry', (e) => setTimeline((t) => withEntry(t, JSON.parse(e.data).entry)));
+    events.addEventListener('entry', (e) => {
+      const { entry, waves } = JSON.parse(e.data);
+      setTimeline((t) => withEntry(t, entry, waves));
+    });
     events.addEventListener('live', (e) => setTimeline((t) => withLive(t, JSON.parse(e.data))));
     events.addEventListener('state', (e) => setTimeline((t) => withState(t, JSON.parse(e.data))));
     events.addEventListener('end', () => {

@@ -26,13 +26,18 @@ function call(timeline, toolCallId) {
   return timeline.calls.find((c) => c.toolCallId === toolCallId);
 }
 
-function addCall(timeline, { responseIndex, prepared }) {
-  if (call(timeline, prepared.toolCallId)) return;
+function addCall(timeline, { responseIndex, prepared, waves }) {
+  const wave = waves?.[prepared.toolCallId];
+  const known = call(timeline, prepared.toolCallId);
+  if (known) {
+    if (wave !== undefined) known.wave = wave;
+    return;
+  }
   timeline.calls.push({
     toolCallId: prepared.toolCallId,
     toolName: prepared.toolName,
     responseIndex,
-    wave: undefined,
+    wave,
     attempts: [],
     waiting: false,
     decision: undefined,
@@ -46,8 +51,12 @@ const textOf = (message) =>
     .map((part) => part.text)
     .join('');
 
-/** The timeline after one journal entry (a copy: the page keeps its old one until it draws). */
-export function withEntry(old, entry) {
+/**
+ * The timeline after one journal entry (a copy: the page keeps its old one until it draws).
+ * `waves` is what the server's feed adds to an entry that adds calls: their waves, planned by the
+ * engine's own rules (the page never guesses them).
+ */
+export function withEntry(old, entry, waves) {
   const timeline = { ...old, calls: old.calls.map((c) => ({ ...c, attempts: [...c.attempts] })) };
   timeline.responses = old.responses.map((r) => ({ ...r }));
   if (typeof entry.at === 'number') timeline.lastAt = Math.max(timeline.lastAt ?? 0, entry.at);
@@ -59,12 +68,13 @@ export function withEntry(old, entry) {
       response(timeline, entry.responseIndex).requestedAfter = timeline.lastAt ?? timeline.openedAt;
       break;
     case 'model.call_accepted':
-      addCall(timeline, { responseIndex: entry.responseIndex, prepared: entry.call });
+      addCall(timeline, { responseIndex: entry.responseIndex, prepared: entry.call, waves });
       break;
     case 'model.responded': {
       const r = response(timeline, entry.responseIndex);
       Object.assign(r, { text: textOf(entry.message), recorded: true, streaming: false, usage: entry.usage });
-      for (const prepared of entry.calls) addCall(timeline, { responseIndex: entry.responseIndex, prepared });
+      for (const prepared of entry.calls)
+        addCall(timeline, { responseIndex: entry.responseIndex, prepared, waves });
       break;
     }
     case 'model.attempt_failed':
@@ -124,7 +134,6 @@ export function withState(old, state) {
     return {
       ...c,
       wave: view.wave,
-      waveKnown: true,
       waiting: view.phase === 'awaiting-approval',
       approval: view.approval,
     };
@@ -156,30 +165,16 @@ export function callOutcome(c) {
 }
 
 /**
- * The calls of one response in waves (numbered from 0): the turn's own wave numbers once a state
- * event gave them for every call of the response; until then, or for a batch no state event
- * showed (a turn opened after it moved on), inferred from times: a call that started after every
- * call before it had finished opens a wave.
+ * The calls of one response in waves (numbered from 0), as the engine planned them. A call whose
+ * wave is not known (the feed began after the turn's first entries, which the plan needs) goes
+ * in a group of its own, `wave: undefined`, after the known ones.
  */
 export function wavesOf(timeline, responseIndex) {
-  const calls = timeline.calls.filter((c) => c.responseIndex === responseIndex);
-  if (calls.every((c) => c.waveKnown)) return groupBy(calls, (c) => c.wave);
-  let wave = -1;
-  let waveEnd = Number.NEGATIVE_INFINITY;
-  const inferred = calls.map((c) => {
-    const start = c.attempts[0]?.startedAt;
-    if (wave === -1 || (start !== undefined && start >= waveEnd)) {
-      wave += 1;
-      waveEnd = Number.NEGATIVE_INFINITY;
-    }
-    waveEnd = Math.max(waveEnd, c.attempts.at(-1)?.finishedAt ?? Number.POSITIVE_INFINITY);
-    return { ...c, wave, waveKnown: false };
-  });
-  return groupBy(inferred, (c) => c.wave);
-}
-
-function groupBy(calls, key) {
   const groups = new Map();
-  for (const c of calls) groups.set(key(c), [...(groups.get(key(c)) ?? []), c]);
-  return [...groups.entries()].sort(([a], [b]) => a - b).map(([wave, list]) => ({ wave, calls: list }));
+  for (const c of timeline.calls.filter((c) => c.responseIndex === responseIndex))
+    groups.set(c.wave, [...(groups.get(c.wave) ?? []), c]);
+  const order = (wave) => (wave === undefined ? Number.POSITIVE_INFINITY : wave);
+  return [...groups.entries()]
+    .sort(([a], [b]) => order(a) - order(b))
+    .map(([wave, calls]) => ({ wave, calls }));
 }
