@@ -73,6 +73,11 @@ export interface TurnSummary {
   waitingForApproval: boolean;
   startTime: Date;
   closeTime?: Date;
+  /** The model's name on the worker; absent for turns begun before workers recorded it. */
+  model?: string;
+  /** Tool calls started and tokens spent, as of the turn's last response, wait or end. */
+  toolCalls?: number;
+  tokens?: number;
 }
 
 /**
@@ -230,6 +235,13 @@ function turnSummaryOf({
   const attrs = execution.searchAttributes as Record<string, unknown[] | undefined>;
   const first = (name: string) => attrs[name]?.[0];
   const conversation = first(turnSearchAttributes.conversationId.name);
+  const model = first(turnSearchAttributes.model.name);
+  const count = (name: string) => {
+    const value = Number(first(name));
+    return Number.isFinite(value) && first(name) !== undefined ? value : undefined;
+  };
+  const toolCalls = count(turnSearchAttributes.toolCalls.name);
+  const tokens = count(turnSearchAttributes.tokens.name);
   return {
     turnId: execution.workflowId,
     status: String(first(turnSearchAttributes.status.name) ?? 'running'),
@@ -237,6 +249,9 @@ function turnSummaryOf({
     waitingForApproval: first(turnSearchAttributes.waitingForApproval.name) === true,
     startTime: execution.startTime,
     ...(execution.closeTime ? { closeTime: execution.closeTime } : {}),
+    ...(typeof model === 'string' ? { model } : {}),
+    ...(toolCalls !== undefined ? { toolCalls } : {}),
+    ...(tokens !== undefined ? { tokens } : {}),
   };
 }
 

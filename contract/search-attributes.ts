@@ -8,6 +8,11 @@ export const turnSearchAttributes = {
   status: { name: 'DurableTurnStatus', type: 'Keyword' },
   conversationId: { name: 'DurableTurnConversationId', type: 'Keyword' },
   waitingForApproval: { name: 'DurableTurnWaitingForApproval', type: 'Bool' },
+  /** The model the turn runs on (its name on the worker). */
+  model: { name: 'DurableTurnModel', type: 'Keyword' },
+  /** Tool calls started so far, and tokens (input + output) spent so far: the list's columns. */
+  toolCalls: { name: 'DurableTurnToolCalls', type: 'Int' },
+  tokens: { name: 'DurableTurnTokens', type: 'Int' },
 } as const;
 
 export type TurnSearchAttributeType =
@@ -29,3 +34,12 @@ export const waitingForApprovalKey = defineSearchAttributeKey(
   turnSearchAttributes.waitingForApproval.name,
   SearchAttributeType.BOOL,
 );
+export const modelKey = defineSearchAttributeKey(
+  turnSearchAttributes.model.name,
+  SearchAttributeType.KEYWORD,
+);
+export const toolCallsKey = defineSearchAttributeKey(
+  turnSearchAttributes.toolCalls.name,
+  SearchAttributeType.INT,
+);
+export const tokensKey = defineSearchAttributeKey(turnSearchAttributes.tokens.name, SearchAttributeType.INT);

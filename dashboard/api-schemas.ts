@@ -39,6 +39,10 @@ export const turnSummarySchema = z.object({
   startTime: z.iso.datetime(),
   closeTime: z.iso.datetime().optional(),
   durationMs: z.number().int().nonnegative().optional(),
+  /** Absent for turns begun before workers recorded them (see `turnSearchAttributes`). */
+  model: z.string().optional(),
+  toolCalls: z.number().int().nonnegative().optional(),
+  tokens: z.number().int().nonnegative().optional(),
   webUiUrl: z.url().optional(),
 });
 export type TurnSummaryBody = z.infer<typeof turnSummarySchema>;

@@ -60,7 +60,8 @@ export async function ensureSearchAttributes({
   searchAttributes,
   log,
 }: {
-  connection: Connection;
+  /** A client or worker connection: only its operator service is used. */
+  connection: Pick<Connection, 'operatorService'>;
   namespace: string;
   searchAttributes: readonly SearchAttributeSpec[];
   log: (line: string) => void;

@@ -1,5 +1,6 @@
 import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type TranscriptCache } from '../activities';
+import { turnSearchAttributeList } from '../contract/search-attributes';
 import {
   type AnyTool,
   ToolHealthRegistry,
@@ -8,6 +9,7 @@ import {
   type TurnModel,
   type TurnObserver,
 } from '../core';
+import { ensureSearchAttributes } from '../devserver/ensure-search-attributes';
 import type { TurnMetrics } from '../metrics';
 import { meterTurnWorker } from '../metrics/meter-turn-worker';
 import { turnMetricsSinks } from '../metrics/turn-metrics-sinks';
@@ -61,6 +63,14 @@ export interface CreateTurnWorkerOptions {
    * environment says (`turnTracingFromEnv`: on when `OTEL_TRACES_EXPORTER` is set). `false`: off.
    */
   tracing?: TurnTracing | false;
+  /**
+   * Before it polls, the worker checks that the namespace has the search attributes turns set
+   * (`turnSearchAttributeList`) and registers the missing ones: a turn whose upsert names an
+   * unregistered attribute fails every workflow task, so a worker that cannot make sure of them
+   * refuses to start, with the commands to register them. `false`: skip the check (the namespace
+   * is known to have them, or this API key may not list them).
+   */
+  ensureSearchAttributes?: boolean;
   /** Where the worker says why it bundles at start or that its health reports fail (default: the Temporal runtime's logger, as a warning). */
   log?: (message: string) => void;
   /** Extra Temporal worker options (concurrency limits, identity, …). */
@@ -100,10 +110,18 @@ export async function createTurnWorker(
     const { connection, namespace = 'default', taskQueue } = options;
     meterTurnWorker({ metrics, connection, namespace, taskQueue, models, health });
   }
+  const log = options.log ?? ((message: string) => Runtime.instance().logger.warn(message));
+  if (options.ensureSearchAttributes !== false)
+    await ensureSearchAttributes({
+      connection: options.connection,
+      namespace: options.namespace ?? 'default',
+      searchAttributes: turnSearchAttributeList,
+      log,
+    });
   const { bundle, source } = await chooseTurnWorkflowBundle({
     explicitPath: options.workflowBundlePath,
     interceptorModuleIds: workflowInterceptorModuleIds({ extra: options.workflowInterceptorModules }),
-    log: options.log ?? ((message) => Runtime.instance().logger.warn(message)),
+    log,
   });
   const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
   const traced = workerTracingOptions({ tracing, given: options.worker ?? {} });

@@ -21,6 +21,7 @@ import { modelSummary } from './model-summary';
 import { ToolActivities } from './tool-activities';
 import { TurnDetails } from './turn-details';
 import { installTurnHandlers } from './turn-handlers';
+import { TurnListAttributes } from './turn-list-attributes';
 import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
 import { openTurnRecord, type TurnRecord } from './turn-record';
 import { waitSummary } from './wait-summary';
@@ -51,6 +52,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     { key: waitingForApprovalKey, value: false },
     ...(input.conversationId ? [{ key: conversationIdKey, value: input.conversationId }] : []),
   ]);
+  const listed = new TurnListAttributes({ model: input.model });
   const tools = new ToolActivities(input, engine.view.revision, queue);
   const model = new ModelActivity(input, engine.view.revision, queue);
   const details = new TurnDetails(engine, input.model);
@@ -117,12 +119,14 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
             feed({ launch: true });
             show(streaming);
           }
+          listed.update(engine.view);
           break;
         }
         case 'run-tools':
           for (const start of op.starts) tools.launch(start);
           break;
         case 'wait': {
+          listed.update(engine.view);
           setWaiting(op.approvals.length > 0);
           const wake = () => queue.length > 0;
           if (op.untilMs === undefined) {
@@ -160,6 +164,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     });
   }
   show('finished');
+  listed.update(engine.view);
   return finish(turn);
 }
 

@@ -50,10 +50,22 @@ export function registerListCommand({ program }: { program: Command }): void {
             t.turnId,
             t.waitingForApproval ? `${t.status} (approval)` : t.status,
             t.conversationId ?? '-',
+            t.model ?? '-',
             t.startTime.toISOString().replace('T', ' ').slice(0, 19),
             t.closeTime ? formatMs({ ms: t.closeTime.getTime() - t.startTime.getTime() }) : '-',
+            t.toolCalls === undefined ? '-' : String(t.toolCalls),
+            t.tokens === undefined ? '-' : String(t.tokens),
           ]);
-          const header = ['TURN', 'STATUS', 'CONVERSATION', 'STARTED (UTC)', 'TOOK'];
+          const header = [
+            'TURN',
+            'STATUS',
+            'CONVERSATION',
+            'MODEL',
+            'STARTED (UTC)',
+            'TOOK',
+            'CALLS',
+            'TOKENS',
+          ];
           const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
           const line = (cells: string[]) =>
             cells

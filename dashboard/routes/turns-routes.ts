@@ -92,7 +92,12 @@ function summaryBody({ turn, context }: { turn: TurnSummary; context: DashboardC
       closeTime: turn.closeTime.toISOString(),
       durationMs: Math.max(0, turn.closeTime.getTime() - turn.startTime.getTime()),
     }),
-    ...optional({ webUiUrl: webUiUrlOf({ context, turnId: turn.turnId }) }),
+    ...optional({
+      model: turn.model,
+      toolCalls: turn.toolCalls,
+      tokens: turn.tokens,
+      webUiUrl: webUiUrlOf({ context, turnId: turn.turnId }),
+    }),
   };
 }
 

@@ -277,7 +277,14 @@ describe('reading turns', () => {
 
     const listed = await cli({ args: ['list', '--status', 'completed', '--limit', '50', '--json'], env });
     expect(JSON.parse(listed.stdout).turns).toContainEqual(
-      expect.objectContaining({ turnId, status: 'completed' }),
+      expect.objectContaining({ turnId, status: 'completed', model: 'cli-quick', toolCalls: 2, tokens: 41 }),
+    );
+    const table = await cli({ args: ['list', '--status', 'completed', '--limit', '50'], env });
+    expect(table.stdout).toMatch(
+      /^TURN +STATUS +CONVERSATION +MODEL +STARTED \(UTC\) +TOOK +CALLS +TOKENS$/m,
+    );
+    expect(table.stdout).toMatch(
+      new RegExp(`^${turnId} +completed +- +cli-quick +[\\d-]+ [\\d:]+ +.+ +2 +41$`, 'm'),
     );
   });
 });

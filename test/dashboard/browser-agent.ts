@@ -104,7 +104,11 @@ export const models = [
   ),
   scriptedModel(
     [
-      { text: 'Deploying.', toolCalls: [{ id: 'deploy_prod', name: 'deploy', args: { target: 'prod' } }] },
+      {
+        text: 'Deploying.',
+        toolCalls: [{ id: 'deploy_prod', name: 'deploy', args: { target: 'prod' } }],
+        usage: { inputTokens: 12, outputTokens: 3 },
+      },
       (request) => {
         const result = request.messages.flatMap((m) => (m.role === 'tool' ? m.content : [])).at(-1);
         return { text: result?.output.status === 'ok' ? 'Deployed to prod.' : 'The deploy was rejected.' };

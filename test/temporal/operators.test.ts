@@ -62,8 +62,11 @@ describe('operators see and steer turns', () => {
   test('a call that requires approval holds the turn: state, list and search attributes show it waiting; approving runs it and the turn completes', async () => {
     const taskQueue = kit.taskQueue('approve');
     const model = scriptedModel([
-      { toolCalls: [{ id: 'd1', name: 'deploy', args: { target: 'prod' } }] },
-      { text: 'deployed' },
+      {
+        toolCalls: [{ id: 'd1', name: 'deploy', args: { target: 'prod' } }],
+        usage: { inputTokens: 10, outputTokens: 5 },
+      },
+      { text: 'deployed', usage: { inputTokens: 20, outputTokens: 6 } },
     ]);
     const worker = await kit.worker({ taskQueue, tools, model });
     await worker.runUntil(async () => {
@@ -99,7 +102,16 @@ describe('operators see and steer turns', () => {
         const mine = running.find((t) => t.turnId === turnId);
         return mine?.waitingForApproval ? mine : undefined;
       });
-      expect(listed).toMatchObject({ turnId, status: 'running', conversationId, waitingForApproval: true });
+      // The list's columns as of the wait: the model, no call started yet, the first response's tokens.
+      expect(listed).toMatchObject({
+        turnId,
+        status: 'running',
+        conversationId,
+        waitingForApproval: true,
+        model: 'scripted',
+        toolCalls: 0,
+        tokens: 15,
+      });
       const raw = await pollFor('a raw visibility query to find the waiting turn', async () => {
         const found = await collect(
           client.client.workflow.list({
@@ -128,7 +140,15 @@ describe('operators see and steer turns', () => {
         return turns[0]?.status === 'completed' ? turns : undefined;
       });
       expect(inConversation).toEqual([
-        expect.objectContaining({ turnId, status: 'completed', conversationId, waitingForApproval: false }),
+        expect.objectContaining({
+          turnId,
+          status: 'completed',
+          conversationId,
+          waitingForApproval: false,
+          model: 'scripted',
+          toolCalls: 1,
+          tokens: 41,
+        }),
       ]);
     });
   });

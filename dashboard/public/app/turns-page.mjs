@@ -59,6 +59,7 @@ export function TurnsPage({ pageSize }) {
       setProblem(error.message);
     }
   };
+  const now = Date.now();
   const set = (field) => (event) => setFilters({ ...filters, [field]: event.currentTarget.value });
 
   return html`
@@ -87,7 +88,8 @@ export function TurnsPage({ pageSize }) {
         <caption>${list.loaded ? `${list.turns.length} turn${list.turns.length === 1 ? '' : 's'} shown, newest first` : 'Loading turns…'}</caption>
         <thead>
           <tr><th scope="col">Turn</th><th scope="col">Status</th><th scope="col">Conversation</th>
-            <th scope="col">Started</th><th scope="col">Duration</th><th scope="col">Approval</th></tr>
+            <th scope="col">Model</th><th scope="col">Started</th><th scope="col">Duration</th>
+            <th scope="col">Calls</th><th scope="col">Tokens</th><th scope="col">Approval</th></tr>
         </thead>
         <tbody>
           ${list.turns.map(
@@ -96,8 +98,15 @@ export function TurnsPage({ pageSize }) {
                 <th scope="row"><a href=${`#/turns/${encodeURIComponent(turn.turnId)}`}>${turn.turnId}</a></th>
                 <td data-label="Status"><span class=${`status status-${turn.status}`}>${turn.status}</span></td>
                 <td data-label="Conversation">${turn.conversationId ?? ''}</td>
+                <td data-label="Model">${turn.model ?? ''}</td>
                 <td data-label="Started">${time(turn.startTime)}</td>
-                <td data-label="Duration">${duration(turn.durationMs)}</td>
+                <td data-label="Duration">${
+                  turn.durationMs === undefined
+                    ? html`<span class="so-far" title="running: time since it started">${duration(Math.max(0, now - Date.parse(turn.startTime)))} so far</span>`
+                    : duration(turn.durationMs)
+                }</td>
+                <td data-label="Calls" class="number">${turn.toolCalls ?? ''}</td>
+                <td data-label="Tokens" class="number">${turn.tokens ?? ''}</td>
                 <td data-label="Approval">${turn.waitingForApproval ? html`<span class="badge waiting">waiting</span>` : ''}</td>
               </tr>
             `,

@@ -1,0 +1,37 @@
+import { patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { modelKey, tokensKey, toolCallsKey } from '../contract/search-attributes';
+import type { TurnState } from '../core';
+
+/**
+ * Turns begun before this marker do not set the list's model, calls and tokens: a replay of their
+ * history must not meet upserts it never had.
+ */
+const listAttributesPatch = 'turn-list-attributes';
+
+/**
+ * The model, tool calls and tokens of a turn as search attributes, so a list of turns (the
+ * dashboard's, `durable-turns list`, the Web UI's) shows them without asking each turn. Each
+ * upsert is an event in the turn's history, so the numbers are written only when they changed,
+ * at the points an operator looks: a response ended, the turn waits, the turn finished.
+ */
+export class TurnListAttributes {
+  private readonly enabled: boolean;
+  private shown = { toolCalls: -1, tokens: -1 };
+
+  constructor({ model }: { model: string }) {
+    this.enabled = patched(listAttributesPatch);
+    if (this.enabled) upsertSearchAttributes([{ key: modelKey, value: model }]);
+  }
+
+  update(view: Readonly<TurnState>): void {
+    if (!this.enabled) return;
+    const toolCalls = view.spent.toolCalls;
+    const tokens = view.spent.usage.inputTokens + view.spent.usage.outputTokens;
+    if (toolCalls === this.shown.toolCalls && tokens === this.shown.tokens) return;
+    this.shown = { toolCalls, tokens };
+    upsertSearchAttributes([
+      { key: toolCallsKey, value: toolCalls },
+      { key: tokensKey, value: tokens },
+    ]);
+  }
+}
