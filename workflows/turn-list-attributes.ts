@@ -1,3 +1,4 @@
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { modelKey, tokensKey, toolCallsKey } from '../contract/search-attributes';
 import type { TurnState } from '../core';
@@ -18,9 +19,13 @@ export class TurnListAttributes {
   private readonly enabled: boolean;
   private shown = { toolCalls: -1, tokens: -1 };
 
-  constructor({ model }: { model: string }) {
+  constructor() {
     this.enabled = patched(listAttributesPatch);
-    if (this.enabled) upsertSearchAttributes([{ key: modelKey, value: model }]);
+  }
+
+  /** What the turn's first upsert adds (one event for all of them): the model. */
+  opening({ model }: { model: string }): SearchAttributeUpdatePair[] {
+    return this.enabled ? [{ key: modelKey, value: model }] : [];
   }
 
   update(view: Readonly<TurnState>): void {

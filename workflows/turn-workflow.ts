@@ -47,12 +47,13 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const queue: HostEvent[] = [];
   installTurnHandlers({ input, turn, queue });
   reportTurnStarted({ continued: input.carried !== undefined });
+  const listed = new TurnListAttributes();
   upsertSearchAttributes([
     { key: turnStatusKey, value: 'running' },
     { key: waitingForApprovalKey, value: false },
     ...(input.conversationId ? [{ key: conversationIdKey, value: input.conversationId }] : []),
+    ...listed.opening({ model: input.model }),
   ]);
-  const listed = new TurnListAttributes({ model: input.model });
   const tools = new ToolActivities(input, engine.view.revision, queue);
   const model = new ModelActivity(input, engine.view.revision, queue);
   const details = new TurnDetails(engine, input.model);
