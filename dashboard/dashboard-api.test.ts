@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../devserver/free-port';
-import { streamedWords } from '../test/cli/support/cli-agent';
+import { openGate, streamedWords } from '../test/agents/operator-agent';
 import { CliProcess, cli } from '../test/cli/support/cli-process';
 import { uniqueTurnId } from '../test/conformance/support';
 import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
@@ -15,12 +15,13 @@ import { startDashboard } from './start-dashboard';
 
 /**
  * The dashboard's JSON API over real HTTP, against the suite's Temporal server and a real worker
- * process (`durable-turns worker` for the CLI tests' agent): reads, live events, actions, and who
+ * process (`durable-turns worker` for test/agents/operator-agent.ts): reads, live events, actions, and who
  * may do what.
  */
 const taskQueue = `dashboard-${process.pid}`;
 const token = 'test-token-0123456789abcdefghijkl';
-const agent = path.join(__dirname, '../test/cli/support/cli-agent.ts');
+const agent = path.join(__dirname, '../test/agents/operator-agent.ts');
+const gates = mkdtempSync(path.join(tmpdir(), 'dashboard-api-gates-'));
 let worker: CliProcess;
 let dashboard: Awaited<ReturnType<typeof startTestDashboard>>;
 /** Every body the dashboard sent in these tests, to check no secret is among them. */
@@ -56,7 +57,7 @@ async function waitForApproval(turnId: string): Promise<void> {
 beforeAll(async () => {
   worker = new CliProcess({
     args: ['worker', '--agent', agent, '--json'],
-    env: { DURABLE_TURNS_TASK_QUEUE: taskQueue },
+    env: { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_TEST_GATES: gates },
   });
   await worker.waitFor({ pattern: /"worker":"ready"/, what: 'the worker was ready' });
   dashboard = await startTestDashboard({
@@ -69,6 +70,7 @@ afterAll(async () => {
   await dashboard?.close();
   worker?.kill('SIGINT');
   await worker?.done;
+  rmSync(gates, { recursive: true, force: true });
   expect(bodies.filter((body) => body.includes(token))).toEqual([]);
 });
 
@@ -77,7 +79,7 @@ describe('reading turns', () => {
     const conversationId = uniqueTurnId('conv');
     const started: string[] = [];
     for (const i of [1, 2, 3]) {
-      const { turnId, handle } = await start('cli-quick', `list-${i}`, { conversationId });
+      const { turnId, handle } = await start('quick', `list-${i}`, { conversationId });
       await handle.result();
       started.push(turnId);
     }
@@ -112,7 +114,7 @@ describe('reading turns', () => {
   });
 
   test('GET /api/turns/:id answers a running turn with its state and a finished one with its result', async () => {
-    const { turnId, handle } = await start('cli-approval', 'show-approval');
+    const { turnId, handle } = await start('approval', 'show-approval');
     await waitForApproval(turnId);
     const running = turnResponseSchema.parse((await api(`/api/turns/${turnId}`)).body);
     expect(running).toMatchObject({ turnId, running: true, workflowStatus: 'RUNNING' });
@@ -186,8 +188,14 @@ describe('live events', () => {
     events.filter((e) => e.event === 'entry').map((e) => (e.data as { entry: { type: string } }).entry.type);
 
   test("a turn's event stream shows its entries and its text as it streams, until the end", async () => {
-    const { turnId } = await start('cli-streaming', 'sse-stream');
-    const stream = await readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` });
+    const { turnId } = await start('streaming', 'sse-stream');
+    // The model streams half its words and holds until the first piece reached this viewer.
+    const stream = await readSse({
+      url: `${dashboard.url}/api/turns/${turnId}/events`,
+      onEvent: (event) => {
+        if (event.event === 'live') openGate({ folder: gates, turnId, gate: 'stream-rest' });
+      },
+    });
     expect(stream.status).toBe(200);
     expect(stream.closedByServer).toBe(true);
     expect(stream.events.at(-1)).toEqual({ event: 'end', data: { turnId } });
@@ -204,14 +212,12 @@ describe('live events', () => {
       .filter((e) => e.event === 'live' && (e.data as { kind: string }).kind === 'delta');
     // Live text came in more than one piece while it streamed, and adds up to what was recorded.
     expect(deltas.length).toBeGreaterThan(1);
-    expect(deltas.map((e) => (e.data as { delta: string }).delta).join('')).toBe(
-      streamedWords.map((w) => `${w} `).join(''),
-    );
+    expect(deltas.map((e) => (e.data as { delta: string }).delta).join('')).toBe(streamedWords.join(' '));
     expect(stream.events.some((e) => e.event === 'state')).toBe(true);
   });
 
   test('Last-Event-ID resumes after that entry', async () => {
-    const { turnId, handle } = await start('cli-quick', 'sse-resume');
+    const { turnId, handle } = await start('quick', 'sse-resume');
     await handle.result();
     const whole = await readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` });
     const seqs = whole.events.filter((e) => e.event === 'entry').map((e) => Number(e.id));
@@ -226,7 +232,7 @@ describe('live events', () => {
   });
 
   test('an entry that adds calls carries their waves, as the engine planned them, for a finished turn too', async () => {
-    const { turnId, handle } = await start('cli-quick', 'sse-waves');
+    const { turnId, handle } = await start('quick', 'sse-waves');
     await handle.result();
     const stream = await readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` });
     const withWaves = stream.events.flatMap((e) => {
@@ -239,9 +245,20 @@ describe('live events', () => {
 
   test('six viewers of a running turn cost it one watch: queries bounded by the turn, not the viewers', async () => {
     const viewers = 6;
-    const { turnId } = await start('cli-streaming', 'sse-fanout');
+    const { turnId } = await start('streaming', 'sse-fanout');
+    // The response holds half-streamed until every viewer saw some of it: all six watch it live.
+    const watching = new Set<number>();
     const streams = await Promise.all(
-      Array.from({ length: viewers }, () => readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` })),
+      Array.from({ length: viewers }, (_, viewer) =>
+        readSse({
+          url: `${dashboard.url}/api/turns/${turnId}/events`,
+          onEvent: (event) => {
+            if (event.event !== 'live') return;
+            watching.add(viewer);
+            if (watching.size === viewers) openGate({ folder: gates, turnId, gate: 'stream-rest' });
+          },
+        }),
+      ),
     );
     const entries = entryTypes(streams[0]?.events ?? []);
     for (const stream of streams) {
@@ -263,7 +280,7 @@ describe('live events', () => {
 
 describe('actions', () => {
   test('approve with a reason: the waiting call runs and the turn completes', async () => {
-    const { turnId, handle } = await start('cli-approval', 'api-approve');
+    const { turnId, handle } = await start('approval', 'api-approve');
     await waitForApproval(turnId);
     const approved = await api(`/api/turns/${turnId}/calls/deploy_prod/approve`, {
       method: 'POST',
@@ -278,7 +295,7 @@ describe('actions', () => {
   });
 
   test('reject: the call gets an error output the model reads; a second decision is a 409', async () => {
-    const { turnId, handle } = await start('cli-approval', 'api-reject');
+    const { turnId, handle } = await start('approval', 'api-reject');
     await waitForApproval(turnId);
     const rejected = await api(`/api/turns/${turnId}/calls/deploy_prod/reject`, {
       method: 'POST',
@@ -298,7 +315,7 @@ describe('actions', () => {
   });
 
   test('cancel: the turn ends cancelled, its running call interrupted; cancelling again is a 409', async () => {
-    const { turnId, handle } = await start('cli-slow', 'api-cancel');
+    const { turnId, handle } = await start('slow', 'api-cancel');
     await pollFor('the wait call to run', async () => {
       const { body } = await api(`/api/turns/${turnId}`);
       const calls = (body.state as { calls?: { phase: string }[] } | undefined)?.calls ?? [];
@@ -318,7 +335,7 @@ describe('actions', () => {
 
 describe('who may act', () => {
   test('without the token, or with a wrong one, an action is a 401 and the turn is unchanged', async () => {
-    const { turnId, handle } = await start('cli-approval', 'api-401');
+    const { turnId, handle } = await start('approval', 'api-401');
     await waitForApproval(turnId);
     for (const headers of <Record<string, string>[]>[
       {},
@@ -361,7 +378,7 @@ describe('who may act', () => {
   });
 
   test('a cookie session acts only with the CSRF header and from its own origin', async () => {
-    const { turnId, handle } = await start('cli-approval', 'api-csrf');
+    const { turnId, handle } = await start('approval', 'api-csrf');
     await waitForApproval(turnId);
     const wrongLogin = await api('/api/login', {
       method: 'POST',
@@ -445,7 +462,7 @@ describe('durable-turns dashboard', () => {
       served.kill('SIGINT');
       expect((await served.done).code).toBe(0);
     } finally {
-      served.kill('SIGKILL');
+      await served.stop();
     }
   });
 });

@@ -1,22 +1,22 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { StartTurnArgs } from '../client/turn-client';
+import { openGate as openTurnGate, streamedWords } from '../test/agents/operator-agent';
 import { CliProcess } from '../test/cli/support/cli-process';
 import { uniqueTurnId } from '../test/conformance/support';
-import { streamedWords } from '../test/dashboard/browser-agent';
 import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
 import { launchChromium } from '../test/dashboard/launch-chromium';
 
 /**
  * The dashboard's pages in headless Chromium, against the suite's Temporal server, a real worker
- * process (`durable-turns worker` for test/dashboard/browser-agent.ts) and a real dashboard:
+ * process (`durable-turns worker` for test/agents/operator-agent.ts) and a real dashboard:
  * what an operator sees and does. Screenshots land in test-artifacts/dashboard/ (git-ignored).
  */
 const taskQueue = `dashboard-pages-${process.pid}`;
 const token = 'pages-token-0123456789abcdefghijkl';
-const agent = path.join(__dirname, '../test/dashboard/browser-agent.ts');
+const agent = path.join(__dirname, '../test/agents/operator-agent.ts');
 const artifacts = path.join(__dirname, '../test-artifacts/dashboard');
 const gates = mkdtempSync(path.join(tmpdir(), 'dashboard-gates-'));
 /**
@@ -37,7 +37,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-const openGate = (name: string) => writeFileSync(path.join(gates, name), '');
+const openGate = (turnId: string, gate: string) => openTurnGate({ folder: gates, turnId, gate });
 
 function start(model: string, label: string, extra: Partial<StartTurnArgs> = {}) {
   const turnId = uniqueTurnId(label);
@@ -109,7 +109,7 @@ beforeAll(async () => {
   mkdirSync(artifacts, { recursive: true });
   worker = new CliProcess({
     args: ['worker', '--agent', agent, '--json'],
-    env: { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_UI_GATES: gates },
+    env: { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_TEST_GATES: gates },
   });
   await worker.waitFor({ pattern: /"worker":"ready"/, what: 'the worker was ready' });
   dashboard = await startTestDashboard({
@@ -137,7 +137,7 @@ afterEach(async () => {
 describe('the turn page', () => {
   test("a running turn's calls appear and finish live, in waves, without a reload", async () => {
     // The step's output (400 characters of padding) is cut to 200 bytes; the budget shows what is left.
-    const { turnId, handle } = await start('ui-waves', 'waves', {
+    const { turnId, handle } = await start('waves', 'waves', {
       maxOutputBytes: 200,
       budget: { maxToolCalls: 10 },
     });
@@ -156,10 +156,10 @@ describe('the turn page', () => {
     expect(await page.locator('[data-budget-left]').textContent()).toBe(`${10 - spent} tool calls`);
     await screenshots('turn-running');
 
-    openGate('a');
+    openGate(turnId, 'a');
     await page.locator('[data-call-id="gate_a"][data-outcome="ok"]').waitFor();
     expect(await call('gate_b').getAttribute('data-outcome')).toBe('running');
-    openGate('b');
+    openGate(turnId, 'b');
     await page.locator('[data-call-id="gate_b"][data-outcome="ok"]').waitFor();
     await page.locator('[data-call-id="step_c"][data-outcome="ok"]').waitFor();
     await page.locator('[data-turn-status="completed"]').waitFor();
@@ -199,7 +199,7 @@ describe('the turn page', () => {
   });
 
   test('a response shows its text as it streams, then as recorded', async () => {
-    const { turnId, handle } = await start('ui-streaming', 'stream');
+    const { turnId, handle } = await start('streaming', 'stream');
     await openTurn(turnId);
     // The model streams half its words and holds: that part is on the page while the response streams.
     await page.waitForFunction(() => {
@@ -208,7 +208,7 @@ describe('the turn page', () => {
       ).document.querySelector('[data-response="0"][data-streaming="true"] .response-text')?.textContent;
       return text?.startsWith('one ') && !text.includes('fifteen');
     });
-    openGate('stream-rest');
+    openGate(turnId, 'stream-rest');
     await page
       .locator('[data-response="0"][data-streaming="false"] .response-text')
       .getByText(streamedWords.join(' '))
@@ -219,7 +219,7 @@ describe('the turn page', () => {
 
 describe('actions from the page', () => {
   test('without logging in, approving is refused (401) and the call still waits; logged in through the login page, approving runs it and the turn completes', async () => {
-    const { turnId, handle } = await start('ui-approval', 'approve');
+    const { turnId, handle } = await start('approval', 'approve');
     await openTurn(turnId);
     await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
     await screenshots('turn-waiting');
@@ -246,7 +246,7 @@ describe('actions from the page', () => {
   });
 
   test('reject with a reason: the call shows an explicit error output, the model reads it', async () => {
-    const { turnId, handle } = await start('ui-approval', 'reject');
+    const { turnId, handle } = await start('approval', 'reject');
     await logIn();
     await openTurn(turnId);
     await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
@@ -270,7 +270,7 @@ describe('actions from the page', () => {
   });
 
   test('going back in the confirm dialog sends nothing; cancel confirmed ends the turn cancelled, its running call interrupted', async () => {
-    const { turnId, handle } = await start('ui-slow', 'cancel');
+    const { turnId, handle } = await start('slow', 'cancel');
     await logIn();
     const { navigations } = await openTurn(turnId);
     await page.locator('[data-call-id="wait_long"][data-outcome="running"]').waitFor();
@@ -291,7 +291,7 @@ describe('actions from the page', () => {
 
 describe('the turns page', () => {
   test('lists turns live with their status, model, calls, tokens and approval wait, filters them, and pages by "more"', async () => {
-    const waiting = await start('ui-approval', 'list-waiting');
+    const waiting = await start('approval', 'list-waiting');
     await page.goto(`${dashboard.url}/#/turns`);
     const row = page.locator(`tr[data-turn-id="${waiting.turnId}"]`);
     // Visibility learns of the wait after the workflow's next task: the list picks it up by itself.
@@ -299,7 +299,7 @@ describe('the turns page', () => {
     // Its model, calls started and tokens spent, from the turn's search attributes; a running
     // turn's duration counts on.
     const cell = (label: string) => row.locator(`td[data-label="${label}"]`);
-    expect(await cell('Model').textContent()).toBe('ui-approval');
+    expect(await cell('Model').textContent()).toBe('approval');
     expect(await cell('Calls').textContent()).toBe('0');
     expect(await cell('Tokens').textContent()).toBe('15');
     expect(await cell('Duration').textContent()).toMatch(/^[\d.]+ (ms|s) so far$/);
@@ -321,7 +321,7 @@ describe('the turns page', () => {
     // "More turns" adds the next two, none twice.
     const prefix = uniqueTurnId('paged');
     const paged = await Promise.all(
-      [1, 2, 3, 4].map((i) => start('ui-approval', `paged-${i}`, { conversationId: `${prefix}-${i}` })),
+      [1, 2, 3, 4].map((i) => start('approval', `paged-${i}`, { conversationId: `${prefix}-${i}` })),
     );
     await page.goto(`${dashboard.url}/#/turns?limit=2`);
     await page.getByLabel(/Search/).fill(prefix);
@@ -338,7 +338,7 @@ describe('the turns page', () => {
 
 describe('the health page', () => {
   test('shows the circuit of a tool that keeps failing open, on the tool and on its worker', async () => {
-    const { handle } = await start('ui-broken', 'broken');
+    const { handle } = await start('broken', 'broken');
     await handle.result();
     await page.goto(`${dashboard.url}/#/health`);
     const tool = page.locator('[data-tool="broken"]');

@@ -1,9 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { freePort } from '../../devserver/free-port';
+import { openGate, streamedWords } from '../agents/operator-agent';
 import { uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
-import { streamedWords } from './support/cli-agent';
 import {
   anyEscape,
   CliProcess,
@@ -19,8 +21,9 @@ import {
  * process, the turns run by a real worker process (`durable-turns worker`) for the test agent.
  */
 const taskQueue = `cli-${process.pid}`;
-const env = { DURABLE_TURNS_TASK_QUEUE: taskQueue };
-const agent = path.join(__dirname, 'support/cli-agent.ts');
+const gates = mkdtempSync(path.join(tmpdir(), 'cli-gates-'));
+const env = { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_TEST_GATES: gates };
+const agent = path.join(__dirname, '../agents/operator-agent.ts');
 let worker: CliProcess;
 
 beforeAll(async () => {
@@ -31,13 +34,14 @@ beforeAll(async () => {
 afterAll(async () => {
   worker?.kill('SIGINT');
   await worker?.done;
+  rmSync(gates, { recursive: true, force: true });
 });
 
 describe('durable-turns run', () => {
   test('--json prints every journal entry as a JSON line as it happens, then the result; exit 0 for a completed turn', async () => {
     const turnId = uniqueTurnId('cli-json');
     const run = await cli({
-      args: ['run', '--json', '--model', 'cli-quick', '--turn-id', turnId, 'echo twice'],
+      args: ['run', '--json', '--model', 'quick', '--turn-id', turnId, 'echo twice'],
       env,
     });
     expect(run.code).toBe(0);
@@ -68,30 +72,34 @@ describe('durable-turns run', () => {
 
   test('--json streams the answer as text-delta lines before its response is recorded; the recorded text is what streamed', async () => {
     const turnId = uniqueTurnId('cli-stream');
-    const run = await cli({
-      args: ['run', '--json', '--model', 'cli-streaming', '--turn-id', turnId, 'say fifteen words'],
+    const run = new CliProcess({
+      args: ['run', '--json', '--model', 'streaming', '--turn-id', turnId, 'say fifteen words'],
       env,
     });
-    expect(run.code).toBe(0);
-    const lines = jsonLines({ text: run.stdout });
+    // The model streams half its words and holds until the test lets it go on: the watcher reads
+    // them from the model activity's heartbeats while the response is still open.
+    await run.waitFor({ pattern: /"kind":"text-delta"/, what: 'the first streamed text' });
+    openGate({ folder: gates, turnId, gate: 'stream-rest' });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    const lines = jsonLines({ text: ended.stdout });
     const responded = lines.findIndex(
       (l) => l.kind === 'entry' && (l.entry as { type: string }).type === 'model.responded',
     );
     const deltas = lines.slice(0, responded).filter((l) => l.kind === 'text-delta');
-    // The watcher reads the text from the model activity's heartbeats (every 250 ms) while it
-    // streams for three seconds: it sees some of it before the response is recorded.
     expect(deltas.length).toBeGreaterThan(0);
     const streamed = deltas.map((l) => l.text as string).join('');
-    const final = `${streamedWords.join(' ')} `;
+    const final = streamedWords.join(' ');
     // Text a watcher missed shows as an ellipsis; what it did see is the recorded text, in order.
     for (const piece of streamed.split('…').filter(Boolean)) expect(final).toContain(piece);
+    expect(streamed.startsWith('one ')).toBe(true);
     expect(lines.at(-1)).toMatchObject({ kind: 'result', status: 'completed', text: final });
   });
 
   test('on a terminal it redraws the turn live: each wave and call with state, attempt and duration, usage, then the answer', async () => {
     const turnId = uniqueTurnId('cli-tty');
     const run = await cli({
-      args: ['run', '--model', 'cli-quick', '--turn-id', turnId, 'echo twice'],
+      args: ['run', '--model', 'quick', '--turn-id', turnId, 'echo twice'],
       env,
       terminal: true,
     });
@@ -110,7 +118,7 @@ describe('durable-turns run', () => {
 
   test('with NO_COLOR on a terminal it still redraws, without colour', async () => {
     const run = await cli({
-      args: ['run', '--model', 'cli-quick', 'echo twice'],
+      args: ['run', '--model', 'quick', 'echo twice'],
       env: { ...env, NO_COLOR: '1' },
       terminal: true,
     });
@@ -121,7 +129,7 @@ describe('durable-turns run', () => {
 
   test('piped, it logs plain lines on stderr (no escape codes) and prints only the answer on stdout', async () => {
     const turnId = uniqueTurnId('cli-piped');
-    const run = await cli({ args: ['run', '--model', 'cli-quick', '--turn-id', turnId, 'echo twice'], env });
+    const run = await cli({ args: ['run', '--model', 'quick', '--turn-id', turnId, 'echo twice'], env });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('Both echoes came back.\n');
     expect(run.stderr).not.toMatch(anyEscape);
@@ -133,7 +141,7 @@ describe('durable-turns run', () => {
   test('a call waiting for approval shows the exact command that answers it; run in a second process, it lets the turn go on', async () => {
     const turnId = uniqueTurnId('cli-approve');
     const run = new CliProcess({
-      args: ['--task-queue', taskQueue, 'run', '--model', 'cli-approval', '--turn-id', turnId, 'deploy'],
+      args: ['--task-queue', taskQueue, 'run', '--model', 'approval', '--turn-id', turnId, 'deploy'],
       terminal: true,
     });
     const [, command = ''] = await run.waitFor({
@@ -163,7 +171,7 @@ describe('durable-turns run', () => {
   test('--json shows the approval request; a reject from a second process reaches the model with its reason', async () => {
     const turnId = uniqueTurnId('cli-reject');
     const run = new CliProcess({
-      args: ['run', '--json', '--model', 'cli-approval', '--turn-id', turnId, 'deploy'],
+      args: ['run', '--json', '--model', 'approval', '--turn-id', turnId, 'deploy'],
       env,
     });
     await run.waitFor({
@@ -207,7 +215,7 @@ describe('durable-turns run', () => {
   test('a cancel from a second process ends the turn the first one shows: interrupted call, status cancelled, exit 4', async () => {
     const turnId = uniqueTurnId('cli-cancel');
     const run = new CliProcess({
-      args: ['run', '--model', 'cli-slow', '--turn-id', turnId, 'wait'],
+      args: ['run', '--model', 'slow', '--turn-id', turnId, 'wait'],
       env,
       terminal: true,
     });
@@ -235,7 +243,7 @@ describe('durable-turns run', () => {
 test('Ctrl-C stops showing the turn, not the turn: exit 130, and the printed cancel command stops it', async () => {
   const turnId = uniqueTurnId('cli-ctrl-c');
   const run = new CliProcess({
-    args: ['run', '--model', 'cli-slow', '--turn-id', turnId, 'wait'],
+    args: ['run', '--model', 'slow', '--turn-id', turnId, 'wait'],
     env,
     terminal: true,
   });
@@ -256,10 +264,10 @@ describe('reading turns', () => {
   test('show prints a finished turn with its transcript; watch --json of it gives its entries and its result', async () => {
     const turnId = uniqueTurnId('cli-show');
     expect(
-      (await cli({ args: ['run', '--model', 'cli-quick', '--turn-id', turnId, '--detach'], env })).code,
+      (await cli({ args: ['run', '--model', 'quick', '--turn-id', turnId, '--detach'], env })).code,
     ).toBe(2);
     const detached = await cli({
-      args: ['run', '--model', 'cli-quick', '--turn-id', turnId, '--detach', 'echo twice'],
+      args: ['run', '--model', 'quick', '--turn-id', turnId, '--detach', 'echo twice'],
       env,
     });
     expect(detached).toMatchObject({ code: 0, stdout: `${turnId}\n` });
@@ -277,14 +285,14 @@ describe('reading turns', () => {
 
     const listed = await cli({ args: ['list', '--status', 'completed', '--limit', '50', '--json'], env });
     expect(JSON.parse(listed.stdout).turns).toContainEqual(
-      expect.objectContaining({ turnId, status: 'completed', model: 'cli-quick', toolCalls: 2, tokens: 41 }),
+      expect.objectContaining({ turnId, status: 'completed', model: 'quick', toolCalls: 2, tokens: 41 }),
     );
     const table = await cli({ args: ['list', '--status', 'completed', '--limit', '50'], env });
     expect(table.stdout).toMatch(
       /^TURN +STATUS +CONVERSATION +MODEL +STARTED \(UTC\) +TOOK +CALLS +TOKENS$/m,
     );
     expect(table.stdout).toMatch(
-      new RegExp(`^${turnId} +completed +- +cli-quick +[\\d-]+ [\\d:]+ +.+ +2 +41$`, 'm'),
+      new RegExp(`^${turnId} +completed +- +quick +[\\d-]+ [\\d:]+ +.+ +2 +41$`, 'm'),
     );
   });
 });
@@ -307,17 +315,17 @@ describe('errors name the problem and exit non-zero', () => {
   });
 
   test('a malformed flag value is a usage error (exit 2) naming the flag', async () => {
-    const run = await cli({ args: ['run', '--model', 'cli-quick', '--max-tool-calls', 'lots', 'hi'], env });
+    const run = await cli({ args: ['run', '--model', 'quick', '--max-tool-calls', 'lots', 'hi'], env });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--max-tool-calls: expected a positive whole number (got "lots")');
-    const unknown = await cli({ args: ['run', '--model', 'cli-quick', '--modle', 'x', 'hi'], env });
+    const unknown = await cli({ args: ['run', '--model', 'quick', '--modle', 'x', 'hi'], env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--modle'");
   });
 
   test('budget flags reach the turn: one tool call allowed for two, the turn ends budget_exhausted (exit 5)', async () => {
     const run = await cli({
-      args: ['run', '--json', '--model', 'cli-quick', '--max-tool-calls', '1', 'echo twice'],
+      args: ['run', '--json', '--model', 'quick', '--max-tool-calls', '1', 'echo twice'],
       env,
     });
     expect(run.code).toBe(5);
@@ -334,7 +342,7 @@ describe('errors name the problem and exit non-zero', () => {
     const run = await cli({ args: ['run', '--model', 'no-such-model', 'hi'], env });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(
-      /failed: .*unknown model "no-such-model"; this worker has: cli-quick, cli-approval, cli-slow/,
+      /failed: .*unknown model "no-such-model"; this worker has: quick, approval, slow, waves, broken, streaming/,
     );
   });
 });

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../devserver/free-port';
-import { models } from './support/cli-agent';
+import { models, tools } from '../agents/operator-agent';
 import { CliProcess, cli, jsonLines } from './support/cli-process';
 
-const agent = path.join(__dirname, 'support/cli-agent.ts');
+const agent = path.join(__dirname, '../agents/operator-agent.ts');
 /** Not the suite's server: `dev` starts its own. */
 const noServer = {
   TEMPORAL_ADDRESS: undefined,
@@ -49,7 +49,7 @@ test('dev starts a Temporal server with its Web UI, a worker for the agent and t
       taskQueue: 'durable-turns',
       ui: `http://127.0.0.1:${uiPort}`,
       models: models.map((m) => m.name),
-      tools: ['echo', 'deploy', 'wait'],
+      tools: tools.map((t) => t.name),
     });
     expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
 
@@ -74,7 +74,7 @@ test('dev starts a Temporal server with its Web UI, a worker for the agent and t
     expect(cancel.status).toBe(404);
 
     const run = await cli({
-      args: ['--address', address, 'run', '--json', '--model', 'cli-quick', 'echo twice'],
+      args: ['--address', address, 'run', '--json', '--model', 'quick', 'echo twice'],
       env: noServer,
     });
     expect(run.code).toBe(0);
@@ -86,7 +86,7 @@ test('dev starts a Temporal server with its Web UI, a worker for the agent and t
     expect(after.code).toBe(1);
     expect(after.stderr).toContain(`cannot reach Temporal at ${address}`);
   } finally {
-    dev.kill('SIGKILL');
+    await dev.stop();
   }
 }, 120_000);
 
@@ -122,6 +122,6 @@ test('dev without --json prints where the server, the Web UI, the dashboard and 
     dev.kill('SIGINT');
     expect((await dev.done).code).toBe(0);
   } finally {
-    dev.kill('SIGKILL');
+    await dev.stop();
   }
 }, 120_000);

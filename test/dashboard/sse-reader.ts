@@ -14,11 +14,14 @@ export async function readSse({
   headers = {},
   until = () => false,
   onOpen,
+  onEvent,
 }: {
   url: string;
   headers?: Record<string, string>;
   until?: (event: ReadEvent, all: ReadEvent[]) => boolean;
   onOpen?: (response: Response) => void;
+  /** Each event as it arrives (the test may act on it: open a gate, say). */
+  onEvent?: (event: ReadEvent) => void;
 }): Promise<{ status: number; events: ReadEvent[]; closedByServer: boolean }> {
   const abort = new AbortController();
   const response = await fetch(url, { headers, signal: abort.signal });
@@ -50,6 +53,7 @@ export async function readSse({
           data: JSON.parse(data),
         };
         events.push(event);
+        onEvent?.(event);
         if (until(event, events)) return { status: response.status, events, closedByServer: false };
       }
     }

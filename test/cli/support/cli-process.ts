@@ -42,7 +42,12 @@ export class CliProcess {
             stdio: ['pipe', 'pipe', 'pipe'],
           },
         )
-      : spawn(command[0] ?? tsx, command.slice(1), { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+      : // Its own process group, so `stop` can kill tsx's node child too (a SIGKILL is not relayed).
+        spawn(command[0] ?? tsx, command.slice(1), {
+          env: environment,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          detached: true,
+        });
     this.child.stdout?.on('data', (chunk: Buffer) => {
       this.stdout += chunk.toString('utf8');
     });
@@ -81,6 +86,27 @@ export class CliProcess {
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.child.exitCode === null) this.child.kill(signal);
+  }
+
+  /**
+   * Ends it as Ctrl-C would (a test that failed midway must not leave a server or worker behind,
+   * holding the test run open); what has not ended within `graceMs` is killed, its whole group.
+   */
+  async stop({ graceMs = 15_000 }: { graceMs?: number } = {}): Promise<CliRun> {
+    this.kill('SIGINT');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), graceMs);
+    });
+    const ended = await Promise.race([this.done, late]);
+    clearTimeout(timer);
+    if (ended) return ended;
+    try {
+      if (this.child.pid !== undefined) process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    return this.done;
   }
 }
 
