@@ -1,5 +1,11 @@
 import { Client, type ConnectionLike, WorkflowNotFoundError } from '@temporalio/client';
 import { fleetHealthQuery, fleetHealthStateSchema, fleetHealthWorkflowId } from '../contract/fleet-health';
+import {
+  fleetHealthHistoryQuery,
+  type HealthHistoryBody,
+  healthHistoryOptionsSchema,
+  healthHistorySchema,
+} from '../contract/fleet-health-history';
 import { emptyFleetHealthView, type FleetHealthView, fleetHealthView } from './fleet-health-view';
 
 export type FleetHealthClientOptions =
@@ -33,19 +39,53 @@ export class FleetHealthClient {
     timeoutMs?: number;
   }): Promise<FleetHealthView> {
     const workflowId = fleetHealthWorkflowId({ taskQueue });
+    const answer = await this.queryRunning({ taskQueue, timeoutMs, query: fleetHealthQuery.name });
+    if (answer === undefined) return emptyFleetHealthView({ taskQueue, workflowId });
+    return fleetHealthView({ state: fleetHealthStateSchema.parse(answer), workflowId });
+  }
+
+  /**
+   * The tools' success rates over time, per tool and per worker, as the queue's fleet health
+   * workflow kept them (the last 30 minutes by default, a point per 10 s), oldest first. Empty when
+   * no worker reports on the queue.
+   */
+  async healthHistory({
+    taskQueue,
+    timeoutMs = 10_000,
+  }: {
+    taskQueue: string;
+    timeoutMs?: number;
+  }): Promise<HealthHistoryBody> {
+    const answer = await this.queryRunning({ taskQueue, timeoutMs, query: fleetHealthHistoryQuery.name });
+    if (answer === undefined)
+      return { retentionMs: healthHistoryOptionsSchema.parse({}).retentionMs, points: [] };
+    return healthHistorySchema.parse(answer);
+  }
+
+  /** The query's answer from the queue's running fleet health workflow; undefined with none running. */
+  private async queryRunning({
+    taskQueue,
+    timeoutMs,
+    query,
+  }: {
+    taskQueue: string;
+    timeoutMs: number;
+    /** Its name: the answer is parsed by the caller. */
+    query: string;
+  }): Promise<unknown> {
+    const workflowId = fleetHealthWorkflowId({ taskQueue });
     const handle = this.client.workflow.getHandle(workflowId);
     let running: boolean;
     try {
       running = (await handle.describe()).status.name === 'RUNNING';
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return emptyFleetHealthView({ taskQueue, workflowId });
+      if (error instanceof WorkflowNotFoundError) return undefined;
       throw error;
     }
     // A closed run's roster is empty by construction; not querying it needs no worker to replay it.
-    if (!running) return emptyFleetHealthView({ taskQueue, workflowId });
-    let answer: unknown;
+    if (!running) return undefined;
     try {
-      answer = await this.client.withDeadline(Date.now() + timeoutMs, () => handle.query(fleetHealthQuery));
+      return await this.client.withDeadline(Date.now() + timeoutMs, () => handle.query(query));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new Error(
@@ -54,6 +94,5 @@ export class FleetHealthClient {
           'is running, there is no fleet to show until one starts; if they are busy, give the query longer (timeoutMs).',
       );
     }
-    return fleetHealthView({ state: fleetHealthStateSchema.parse(answer), workflowId });
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type FleetHealthState, toolHealthSnapshotSchema } from '../contract/fleet-health';
+import { weightedSuccessRate } from '../contract/fleet-health-history';
 
 const statusSchema = toolHealthSnapshotSchema.shape.status;
 
@@ -122,7 +123,7 @@ function aggregateOf({ workers }: { workers: readonly WorkerToolHealth[] }): Fle
       mean: attempts === 0 ? 0 : sum((w) => w.latencyMs.mean * w.attempts) / attempts,
       max: Math.max(0, ...workers.map((w) => w.latencyMs.max)),
     },
-    recentSuccessRate: attempts === 0 ? 1 : sum((w) => w.recentSuccessRate * w.attempts) / attempts,
+    recentSuccessRate: weightedSuccessRate(workers),
     status: statuses.size === 1 ? ([...statuses][0] ?? 'healthy') : 'degraded',
     circuits: {
       closed: workers.filter((w) => w.circuit === 'closed').length,

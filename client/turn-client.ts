@@ -8,6 +8,7 @@ import {
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import type { HealthHistoryBody } from '../contract/fleet-health-history';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
@@ -153,6 +154,14 @@ export class TurnClient {
   /** Tool health across the live workers of this client's task queue; see `FleetHealthClient`. */
   fleetHealth(options: { timeoutMs?: number } = {}): Promise<FleetHealthView> {
     return new FleetHealthClient({ client: this.client }).fleetHealth({
+      taskQueue: this.taskQueue,
+      ...options,
+    });
+  }
+
+  /** Success rates over time, per tool and worker, of this client's task queue; see `FleetHealthClient`. */
+  healthHistory(options: { timeoutMs?: number } = {}): Promise<HealthHistoryBody> {
+    return new FleetHealthClient({ client: this.client }).healthHistory({
       taskQueue: this.taskQueue,
       ...options,
     });

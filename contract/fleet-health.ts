@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
+import { healthHistoryOptionsSchema, healthPointSchema } from './fleet-health-history';
 
 /**
  * The fleet health workflow: one per task queue, fed by every turn worker on that queue with its
@@ -74,6 +75,10 @@ export const fleetHealthWorkflowInputSchema = z.object({
   /** Continue-as-new after this many signals in one run (or when the server suggests it). */
   continueAsNewAfterSignals: z.number().int().positive().default(500),
   run: z.number().int().positive().default(1),
+  /** Success rates over time (`fleetHealthHistoryQuery`): how often, how far back, how big. */
+  history: healthHistoryOptionsSchema.prefault({}),
+  /** Set by the workflow itself at continue-as-new: the history so far. */
+  historyPoints: z.array(healthPointSchema).default([]),
 });
 export type FleetHealthWorkflowInput = z.infer<typeof fleetHealthWorkflowInputSchema>;
 export type FleetHealthWorkflowInputArgs = z.input<typeof fleetHealthWorkflowInputSchema>;

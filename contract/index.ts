@@ -9,6 +9,7 @@ export const contractVersion = 2;
 
 export * from './activities';
 export * from './fleet-health';
+export * from './fleet-health-history';
 export * from './live-text';
 export * from './packed-json';
 export * from './search-attributes';

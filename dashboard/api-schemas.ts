@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fleetHealthViewSchema } from '../client/fleet-health-view';
+import { healthHistorySchema } from '../contract/fleet-health-history';
 import { turnIdSchema, turnStatusSchema } from '../core';
-import { healthPointSchema } from './health-history';
 
 /** The schemas of the JSON API: requests as they arrive, responses as they leave. */
 
@@ -76,11 +76,8 @@ export const decideResponseSchema = z.object({
   reason: z.string().optional(),
 });
 export const healthResponseSchema = fleetHealthViewSchema;
-/** `GET /api/health/history` and the `history` event: the readings the dashboard kept, oldest first. */
-export const healthHistoryResponseSchema = z.object({
-  retentionMs: z.number().int(),
-  points: z.array(healthPointSchema),
-});
+/** `GET /api/health/history` and the `history` event: the fleet health workflow's points, oldest first. */
+export const healthHistoryResponseSchema = healthHistorySchema;
 export const sessionResponseSchema = z.object({
   authenticated: z.boolean(),
   via: z.enum(['bearer', 'cookie', 'loopback']).optional(),

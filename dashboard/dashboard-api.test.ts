@@ -174,11 +174,12 @@ describe('reading turns', () => {
       until: (e) => e.event === 'health',
     });
     expect(stream.events.at(-1)?.data).toMatchObject({ taskQueue });
-    // The read that stream saw is kept: a later viewer (or script) gets it from the history.
+    // The fleet workflow made a point of the worker's first report: the history has it.
     const { status, body } = await api('/api/health/history');
     expect(status).toBe(200);
     const history = healthHistoryResponseSchema.parse(body);
     expect(history.points.length).toBeGreaterThan(0);
+    expect(history.retentionMs).toBe(30 * 60_000);
     expect(history.points.map((p) => p.at)).toEqual(history.points.map((p) => p.at).sort((a, b) => a - b));
   });
 });

@@ -349,19 +349,34 @@ describe('the health page', () => {
       .getByRole('alert')
       .getByText(/Circuit open: .*broken/)
       .waitFor();
-    // The chart is drawn (a canvas by uPlot) from the events received.
-    await page.locator('.chart canvas').waitFor();
+    // The charts are drawn (canvases by uPlot): the fleet's, and the tool's per worker.
+    await page.locator('.chart:not(.chart-small) canvas').waitFor();
+    await tool.locator('.chart-small canvas').waitFor();
     await screenshots('health');
   });
 
-  test('a page opened later still draws the readings the dashboard took before it opened', async () => {
-    // The previous test's page read the fleet for a while; this one opens afresh.
-    const openedAt = Date.now();
-    await page.goto(`${dashboard.url}/#/`);
-    await page.goto(`${dashboard.url}/#/health`);
-    const chart = page.locator('.chart[data-first-at]');
-    await chart.waitFor({ timeout: stepMs });
-    expect(Number(await chart.getAttribute('data-first-at'))).toBeLessThan(openedAt);
-    await screenshots('health-history');
+  test('the past comes from the fleet health workflow: a dashboard started since draws it too, per tool and per worker', async () => {
+    // The worker has reported to its queue's fleet workflow since the suite began; this dashboard
+    // process has never read the fleet.
+    const second = await startTestDashboard({ taskQueue, options: { token } });
+    try {
+      const startedAt = Date.now();
+      await page.goto(`${second.url}/#/health`);
+      const fleet = page.locator('.chart:not(.chart-small)[data-first-at]');
+      await fleet.waitFor({ timeout: stepMs });
+      expect(Number(await fleet.getAttribute('data-first-at'))).toBeLessThan(startedAt);
+      expect((await fleet.getAttribute('data-series'))?.split(',')).toContain('broken');
+      // Each tool has its own chart, a line per worker that ran it.
+      const ranBroken = (await second.client.fleetHealth()).tools
+        .find((t) => t.toolName === 'broken')
+        ?.workers.map((w) => w.identity)
+        .sort();
+      const perWorker = page.locator('[data-tool="broken"] .chart-small');
+      await perWorker.locator('canvas').waitFor();
+      expect(await perWorker.getAttribute('data-series')).toBe(ranBroken?.join(','));
+      await screenshots('health-history');
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -33,8 +33,6 @@ export interface DashboardServerOptions {
   watchSource?: TurnWatchSource;
   upstreamTimeoutMs?: number;
   healthIntervalMs?: number;
-  /** How often the fleet is read for the history while no health page is open (0: never). */
-  healthBackgroundIntervalMs?: number;
   /** How long a turn's feed outlives its last viewer. */
   lingerMs?: number;
   https?: { cert: Buffer; key: Buffer };
@@ -58,12 +56,8 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
     health: new HealthFeed({
       // Under the upstream deadline, so a read of an unreachable server ends and `close` need not wait long.
       read: () => withUpstreamDeadline({ context, fn: () => client.fleetHealth() }),
+      readHistory: () => withUpstreamDeadline({ context, fn: () => client.healthHistory() }),
       intervalMs: options.healthIntervalMs ?? 2_000,
-      backgroundIntervalMs: options.healthBackgroundIntervalMs ?? 10_000,
-      // 30 minutes: the span an operator looks back over when something just went wrong. At most
-      // 900 points (one per 2 s while watched); thinned past that, about 50 kB per tool, bounded.
-      retentionMs: 30 * 60_000,
-      maxPoints: 900,
     }),
     cursors: new CursorSeal(),
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
@@ -110,9 +104,6 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerActionRoutes({ app, context });
   registerHealthRoutes({ app, context });
   registerVendorRoutes({ app });
-  app.addHook('onReady', async () => {
-    context.health.start();
-  });
   app.addHook('onClose', async () => {
     context.hub.close();
     await context.health.close();

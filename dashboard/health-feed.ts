@@ -1,66 +1,49 @@
 import type { FleetHealthView } from '../client/fleet-health-view';
-import { HealthHistory, type HealthPoint, healthPoint } from './health-history';
+import type { HealthHistoryBody } from '../contract/fleet-health-history';
 import type { TurnSubscriber } from './shared-turn-watch';
 import type { SseMessage } from './sse-message';
 
 export interface HealthFeedOptions {
   read: () => Promise<FleetHealthView>;
-  /** How often the fleet is read while a health page is open. */
+  /** The fleet health workflow's own history of success rates (`FleetHealthClient.healthHistory`). */
+  readHistory: () => Promise<HealthHistoryBody>;
+  /** How often the fleet is read while a health page is open (nothing is read while none is). */
   intervalMs: number;
-  /**
-   * How often it is read while no page is open, so a page opened later has a past to draw; 0 reads
-   * nothing then. Workers report every 10 s by default, so reading more often finds nothing new.
-   */
-  backgroundIntervalMs: number;
-  retentionMs: number;
-  maxPoints: number;
-  now?: () => number;
 }
 
 /**
  * Fleet tool health for every open health page from one poll: while anyone watches, the fleet is
- * read every `intervalMs` and each read goes to all of them; with no viewer it is read every
- * `backgroundIntervalMs` (or not at all). Every good read becomes a point of the history.
+ * read every `intervalMs` and each read goes to all of them. The past comes from the fleet health
+ * workflow, which keeps it in Temporal: it outlives this process, and every dashboard of the queue
+ * shows the same one. Pages opening together share one read of it.
  */
 export class HealthFeed {
-  readonly history: HealthHistory;
   private readonly subscribers = new Set<TurnSubscriber>();
   private last: SseMessage | undefined;
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> | undefined;
+  private historyRead: Promise<SseMessage> | undefined;
   private closed = false;
 
-  constructor(private readonly options: HealthFeedOptions) {
-    this.history = new HealthHistory({ retentionMs: options.retentionMs, maxPoints: options.maxPoints });
-  }
-
-  /** Starts the background reads (the dashboard calls it once it is ready; `close` stops them). */
-  start(): void {
-    if (this.options.backgroundIntervalMs > 0 && !this.timer) this.poll();
-  }
+  constructor(private readonly options: HealthFeedOptions) {}
 
   subscribe({ subscriber }: { subscriber: TurnSubscriber }): () => void {
     this.subscribers.add(subscriber);
-    // The current view first, then the past (which includes it): a page that appends a point per
-    // `health` event and replaces its points on `history` holds each reading once.
+    // The current view first, then the past: a page appends a point per `health` event and
+    // replaces its points on `history`.
     if (this.last) subscriber.send(this.last);
-    subscriber.send({ event: 'history', data: this.historyBody() });
-    // A viewer wants the fast rate now, not at the end of a slow background wait.
-    if (this.subscribers.size === 1) this.pollNow();
+    void this.sharedHistory().then((message) => {
+      if (this.subscribers.has(subscriber)) subscriber.send(message);
+    });
+    if (this.subscribers.size === 1) this.poll();
     return () => {
       this.subscribers.delete(subscriber);
-      // The last viewer gone: back to the slow rate (or none), not one more fast read.
-      if (this.subscribers.size === 0 && this.timer) {
+      // The last viewer gone: no more reads until the next one comes.
+      if (this.subscribers.size === 0) {
         clearTimeout(this.timer);
         this.timer = undefined;
-        this.schedule();
       }
     };
-  }
-
-  /** The kept readings as `GET /api/health/history` and the `history` event carry them. */
-  historyBody(): { retentionMs: number; points: HealthPoint[] } {
-    return { retentionMs: this.options.retentionMs, points: this.history.list() };
   }
 
   /**
@@ -72,25 +55,35 @@ export class HealthFeed {
     clearTimeout(this.timer);
     for (const subscriber of this.subscribers) subscriber.close();
     this.subscribers.clear();
-    await this.reading;
+    await Promise.all([this.reading, this.historyRead]);
   }
 
-  private pollNow(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.poll();
+  private sharedHistory(): Promise<SseMessage> {
+    this.historyRead ??= this.options
+      .readHistory()
+      .then(
+        (body): SseMessage => ({ event: 'history', data: body }),
+        (error: unknown): SseMessage => ({
+          event: 'error',
+          data: {
+            error: `reading the health history failed: ${error instanceof Error ? error.message : String(error)}`,
+          },
+        }),
+      )
+      .finally(() => {
+        this.historyRead = undefined;
+      });
+    return this.historyRead;
   }
 
   private poll(): void {
     if (this.reading || this.closed) return;
-    const now = this.options.now ?? Date.now;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.reading = this.options
       .read()
       .then(
-        (view): SseMessage => {
-          this.history.add({ point: healthPoint({ view, at: now() }) });
-          return { event: 'health', data: view };
-        },
+        (view): SseMessage => ({ event: 'health', data: view }),
         (error: unknown): SseMessage => ({
           event: 'error',
           data: { error: error instanceof Error ? error.message : String(error) },
@@ -101,12 +94,8 @@ export class HealthFeed {
         if (this.closed) return;
         this.last = message;
         for (const subscriber of this.subscribers) subscriber.send(message);
-        this.schedule();
+        if (this.subscribers.size > 0)
+          this.timer = setTimeout(() => this.poll(), this.options.intervalMs).unref();
       });
-  }
-
-  private schedule(): void {
-    const wait = this.subscribers.size > 0 ? this.options.intervalMs : this.options.backgroundIntervalMs;
-    if (wait > 0 && !this.closed) this.timer = setTimeout(() => this.poll(), wait).unref();
   }
 }

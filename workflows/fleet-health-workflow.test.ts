@@ -95,6 +95,51 @@ describe('the fleet health workflow', () => {
     });
   });
 
+  test("keeps each tool's success rate over time, per worker, across continue-as-new: a reader that came later sees the past", async () => {
+    const taskQueue = kit.taskQueue('fleet-history');
+    const { client } = kit.client(taskQueue);
+    const health = new FleetHealthClient({ client });
+    const worker = await bystander(taskQueue);
+    await worker.runUntil(async () => {
+      // Six reports, the rate falling with each (attempts n, successes n - failures): a point per
+      // report at most (everyMs: 1), three reports a run.
+      const reports = [1, 2, 3, 4, 5, 6].map((n) => ({
+        ...report(n % 2 === 0 ? 'b' : 'a', { ttlMs: 120_000 }),
+        tools: [toolSnapshot('echo', { attempts: n, successes: n, recentSuccessRate: 1 - n / 10 })],
+      }));
+      for (const [i, body] of reports.entries()) {
+        await send(client, taskQueue, body, { continueAsNewAfterSignals: 3, history: { everyMs: 1 } });
+        // One report a workflow task: two in one task share a workflow time, and only one point.
+        await pollFor(`report ${i + 1} in the roster`, async () => {
+          const v = await health.fleetHealth({ taskQueue });
+          return v.workers.reduce((n, w) => n + w.reports, 0) === i + 1 ? true : undefined;
+        });
+      }
+      const history = await pollFor('a point of the sixth report', async () => {
+        const h = await health.healthHistory({ taskQueue });
+        return h.points.at(-1)?.tools.echo?.workers.b === 0.4 ? h : undefined;
+      });
+      const at = history.points.map((p) => p.at);
+      expect(at).toEqual([...at].sort((x, y) => x - y));
+      // The first report's point came through two continues-as-new.
+      expect(history.points[0]?.tools.echo).toEqual({
+        recentSuccessRate: 0.9,
+        attempts: 1,
+        workers: { a: 0.9 },
+      });
+      expect(history.points).toHaveLength(6);
+      const handle = client.workflow.getHandle(fleetHealthWorkflowId({ taskQueue }));
+      const started = (await handle.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
+      expect(started?.continuedExecutionRunId).toBeTruthy();
+      // The newest point: both workers' own rates and the fleet's, weighted by their attempts.
+      expect(history.points.at(-1)?.tools.echo).toEqual({
+        recentSuccessRate: expect.closeTo((5 * 0.5 + 6 * 0.4) / 11, 10),
+        attempts: 11,
+        workers: { a: 0.5, b: 0.4 },
+      });
+    });
+  });
+
   test('drops a silent worker once its TTL has passed in workflow time, closes when the last one is gone, and replays deterministically', async () => {
     const taskQueue = kit.taskQueue('fleet-ttl');
     const { client } = kit.client(taskQueue);

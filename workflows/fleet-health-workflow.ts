@@ -8,6 +8,7 @@ import {
   workerHealthReportSchema,
   workerLeftSignal,
 } from '../contract/fleet-health';
+import { fleetHealthHistoryQuery, HealthHistory, healthPointOf } from '../contract/fleet-health-history';
 import { FleetRoster } from './fleet-health-roster';
 
 /**
@@ -16,11 +17,14 @@ import { FleetRoster } from './fleet-health-roster';
  * timer set for the earliest expiry, so drop-out needs no clock but the workflow's. It finishes
  * once the last worker is gone (the next report starts a new run: no workflow lingers for a fleet
  * that no longer exists) and continues as new after `continueAsNewAfterSignals` reports, carrying
- * the roster, so its history stays small however long the fleet lives.
+ * the roster, so its history stays small however long the fleet lives. It also keeps the tools'
+ * success rates over time (`fleetHealthHistoryQuery`): a point at most every `history.everyMs`,
+ * taken when a report arrives, carried across continue-as-new like the roster.
  */
 export async function fleetHealthWorkflow(rawInput: FleetHealthWorkflowInput): Promise<FleetHealthState> {
   const input = fleetHealthWorkflowInputSchema.parse(rawInput);
   const roster = new FleetRoster({ carried: input.workers });
+  const history = new HealthHistory(input.history, input.historyPoints);
   let signals = 0;
   const state = (): FleetHealthState => ({
     taskQueue: input.taskQueue,
@@ -34,14 +38,19 @@ export async function fleetHealthWorkflow(rawInput: FleetHealthWorkflowInput): P
   setHandler(reportHealthSignal, (raw) => {
     signals += 1;
     const parsed = workerHealthReportSchema.safeParse(raw);
-    if (parsed.success) roster.report({ report: parsed.data, now: Date.now() });
-    else log.warn('fleet health: dropped a malformed report', { issues: parsed.error.issues.length });
+    if (parsed.success) {
+      const now = Date.now();
+      roster.report({ report: parsed.data, now });
+      if (history.due({ at: now }))
+        history.add({ point: healthPointOf({ workers: roster.records(), at: now }) });
+    } else log.warn('fleet health: dropped a malformed report', { issues: parsed.error.issues.length });
   });
   setHandler(workerLeftSignal, (raw) => {
     signals += 1;
     if (typeof raw?.identity === 'string') roster.leave({ identity: raw.identity });
   });
   setHandler(fleetHealthQuery, state);
+  setHandler(fleetHealthHistoryQuery, () => history.body());
 
   const continueAsNewDue = () =>
     signals >= input.continueAsNewAfterSignals || workflowInfo().continueAsNewSuggested;
@@ -52,6 +61,7 @@ export async function fleetHealthWorkflow(rawInput: FleetHealthWorkflowInput): P
       await continueAsNew<typeof fleetHealthWorkflow>({
         ...input,
         workers: roster.records(),
+        historyPoints: history.list(),
         run: input.run + 1,
       });
     }

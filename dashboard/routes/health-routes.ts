@@ -6,8 +6,9 @@ import { sendJson } from '../send-json';
 import { upstreamError } from '../upstream-error';
 
 /**
- * `GET /api/health` (fleet tool health now), `GET /api/health/history` (the readings kept) and
- * `GET /api/health/events` (the history, then the health every few seconds).
+ * `GET /api/health` (fleet tool health now), `GET /api/health/history` (success rates over time,
+ * as the fleet health workflow kept them) and `GET /api/health/events` (the health every few
+ * seconds, and the history).
  */
 export function registerHealthRoutes({
   app,
@@ -25,9 +26,14 @@ export function registerHealthRoutes({
     return sendJson({ reply, schema: healthResponseSchema, value: view });
   });
 
-  app.get('/api/health/history', async (_request, reply) =>
-    sendJson({ reply, schema: healthHistoryResponseSchema, value: context.health.historyBody() }),
-  );
+  app.get('/api/health/history', async (_request, reply) => {
+    const history = await withUpstreamDeadline({ context, fn: () => context.client.healthHistory() }).catch(
+      (error: unknown) => {
+        throw upstreamError({ error, context: context.upstream });
+      },
+    );
+    return sendJson({ reply, schema: healthHistoryResponseSchema, value: history });
+  });
 
   app.get('/api/health/events', async (request, reply) => {
     let unsubscribe = () => {};

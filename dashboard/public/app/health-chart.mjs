@@ -1,5 +1,5 @@
-// Success rate over time, one line per tool, drawn by uPlot from the readings the dashboard kept
-// (the `history` event) and the health events since.
+// Success rate over time, one line per series (a tool, or a tool's workers), drawn by uPlot from
+// the fleet health workflow's points and the live readings since.
 import { html, useEffect, useRef } from '/vendor/preact-htm.js';
 import uPlot from '/vendor/uplot.js';
 import { clockTime } from './format.mjs';
@@ -11,10 +11,10 @@ const minSpanS = 60;
 
 const colours = ['#1f6feb', '#b3261e', '#1a7f37', '#9a6700', '#8250df', '#bc4c00'];
 
-function optionsFor({ tools, width }) {
+function optionsFor({ tools, width, height }) {
   return {
     width,
-    height: 180,
+    height,
     scales: {
       x: {
         time: true,
@@ -43,8 +43,9 @@ function optionsFor({ tools, width }) {
   };
 }
 
-/** `history`: `[{ at (ms), rates: { tool: rate } }]`, oldest first. */
-export function SuccessRateChart({ history }) {
+/** `history`: `[{ at (ms), rates: { series: rate } }]`, oldest first; `label` names what it shows. */
+export function SuccessRateChart({ history, label, small = false }) {
+  const height = small ? 120 : 180;
   const box = useRef(null);
   const plot = useRef(null);
   const tools = [...new Set(history.flatMap((h) => Object.keys(h.rates)))].sort();
@@ -53,8 +54,12 @@ export function SuccessRateChart({ history }) {
   // A new set of tools needs new series: make the chart again; otherwise only the data changes.
   useEffect(() => {
     plot.current?.destroy();
-    plot.current = new uPlot(optionsFor({ tools, width: box.current.clientWidth || 320 }), data, box.current);
-    const resize = () => plot.current?.setSize({ width: box.current.clientWidth || 320, height: 180 });
+    plot.current = new uPlot(
+      optionsFor({ tools, width: box.current.clientWidth || 320, height }),
+      data,
+      box.current,
+    );
+    const resize = () => plot.current?.setSize({ width: box.current.clientWidth || 320, height });
     addEventListener('resize', resize);
     return () => {
       removeEventListener('resize', resize);
@@ -65,8 +70,8 @@ export function SuccessRateChart({ history }) {
   useEffect(() => {
     plot.current?.setData(data);
   });
-  return html`<figure class="chart" data-first-at=${history[0]?.at}>
-    <div ref=${box} role="img" aria-label=${`Recent success rate over time of ${tools.join(', ') || 'no tool yet'}`}></div>
-    <figcaption>Recent success rate per tool${history.length > 0 ? `, since ${clockTime(history[0].at)}` : ''} (${history.length} readings)</figcaption>
+  return html`<figure class=${`chart${small ? ' chart-small' : ''}`} data-first-at=${history[0]?.at} data-series=${tools.join(',')}>
+    <div ref=${box} role="img" aria-label=${`${label} over time: ${tools.join(', ') || 'none yet'}`}></div>
+    <figcaption>${label}${history.length > 0 ? `, since ${clockTime(history[0].at)}` : ''} (${history.length} readings)</figcaption>
   </figure>`;
 }

@@ -1,23 +1,39 @@
 // Tool health across the fleet: per tool and per worker, success rate (and its chart over time),
 // latency, failures, timeouts and circuit state, from `GET /api/health/events` (whose `history` event
-// brings the readings the dashboard kept before the page opened). An open circuit
-// is flagged on the tool and on the worker that holds it.
+// brings the past the fleet health workflow kept). An open circuit is flagged on the tool and on the
+// worker that holds it.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { duration, percent, time } from './format.mjs';
 import { SuccessRateChart } from './health-chart.mjs';
 
-// As many as the dashboard keeps (900 readings, 30 minutes), so the live ones do not push the past out early.
+// Readings the page holds: the fleet workflow's 30 minutes (a point per 10 s) and the live ones since.
 const keptReadings = 900;
 
-/** A reading as the chart draws it: the tool's rate, null with no attempts (a gap, not 100 %). */
-const ratesOf = (view) =>
-  Object.fromEntries(
-    view.tools.map((t) => [t.toolName, t.aggregate.attempts === 0 ? null : t.aggregate.recentSuccessRate]),
-  );
+/**
+ * A live view as a point like the fleet workflow's: per tool its fleet rate and each worker's, null
+ * with no attempts (a gap, not 100 %), at the roster's own time (the server's clock, as the
+ * workflow's points are).
+ */
+function pointOf(view) {
+  const tools = {};
+  for (const t of view.tools)
+    tools[t.toolName] = {
+      recentSuccessRate: t.aggregate.attempts === 0 ? null : t.aggregate.recentSuccessRate,
+      workers: Object.fromEntries(
+        t.workers.map((w) => [w.identity, w.attempts === 0 ? null : w.recentSuccessRate]),
+      ),
+    };
+  return { at: Date.parse(view.asOf), tools };
+}
+
+/** The points as one chart's readings: `pick(point)` gives `{ series: rate }`. */
+const readingsOf = (points, pick) => points.map((p) => ({ at: p.at, rates: pick(p) }));
+const fleetRates = (p) =>
+  Object.fromEntries(Object.entries(p.tools).map(([t, v]) => [t, v.recentSuccessRate]));
 
 function useHealth() {
   const [view, setView] = useState(null);
-  const [history, setHistory] = useState([]);
+  const [points, setPoints] = useState([]);
   const [problem, setProblem] = useState('');
   useEffect(() => {
     const events = new EventSource('/api/health/events');
@@ -25,20 +41,23 @@ function useHealth() {
       const next = JSON.parse(e.data);
       setView(next);
       setProblem('');
-      setHistory((old) => [...old, { at: Date.now(), rates: ratesOf(next) }].slice(-keptReadings));
+      // A new point only when the roster changed (a report came): reads between reports add nothing.
+      if (next.asOf)
+        setPoints((old) => {
+          const point = pointOf(next);
+          return old.length > 0 && (old.at(-1)?.at ?? 0) >= point.at
+            ? old
+            : [...old, point].slice(-keptReadings);
+        });
     });
-    // The readings the dashboard kept before this page opened (including the latest): they replace
-    // what the page has, so on a reconnect nothing is drawn twice.
+    // The past as the fleet health workflow kept it: it replaces what the page has, live points
+    // newer than its last one stay (so a reconnect draws nothing twice).
     events.addEventListener('history', (e) => {
-      const { points } = JSON.parse(e.data);
-      setHistory(
-        points
-          .map((p) => ({
-            at: p.at,
-            rates: Object.fromEntries(Object.entries(p.tools).map(([t, v]) => [t, v.recentSuccessRate])),
-          }))
-          .slice(-keptReadings),
-      );
+      const { points: past } = JSON.parse(e.data);
+      setPoints((old) => {
+        const end = past.at(-1)?.at ?? Number.NEGATIVE_INFINITY;
+        return [...past, ...old.filter((p) => p.at > end)].slice(-keptReadings);
+      });
     });
     events.addEventListener('error', (e) => {
       setProblem(
@@ -49,14 +68,14 @@ function useHealth() {
     });
     return () => events.close();
   }, []);
-  return { view, history, problem };
+  return { view, points, problem };
 }
 
 function Circuit({ state }) {
   return html`<span class=${`badge circuit-${state}`} data-circuit=${state}>${state === 'open' ? 'circuit open' : state}</span>`;
 }
 
-function ToolCard({ tool }) {
+function ToolCard({ tool, points }) {
   const a = tool.aggregate;
   const open = a.circuits.open > 0;
   return html`<section class=${`tool${open ? ' circuit-open' : ''}`} data-tool=${tool.toolName} aria-label=${`tool ${tool.toolName}`}>
@@ -67,6 +86,11 @@ function ToolCard({ tool }) {
       <dt>Attempts</dt><dd>${a.attempts} (${a.successes} ok, ${a.failures} failed, ${a.timeouts} timed out)</dd>
       <dt>Latency</dt><dd>mean ${duration(a.latencyMs.mean)}, max ${duration(a.latencyMs.max)}</dd>
     </dl>
+    <${SuccessRateChart}
+      history=${readingsOf(points, (p) => p.tools[tool.toolName]?.workers ?? {})}
+      label=${`Recent success rate of ${tool.toolName} per worker`}
+      small=${true}
+    />
     <div class="table-wrap">
       <table>
         <caption>Per worker</caption>
@@ -86,7 +110,7 @@ function ToolCard({ tool }) {
 }
 
 export function HealthPage() {
-  const { view, history, problem } = useHealth();
+  const { view, points, problem } = useHealth();
   const openTools = view?.tools.filter((t) => t.aggregate.circuits.open > 0) ?? [];
   return html`
     <h1>Tool health</h1>
@@ -101,9 +125,9 @@ export function HealthPage() {
         openTools.length > 0 &&
         html`<p class="problem" role="alert">Circuit open: ${openTools.map((t) => t.toolName).join(', ')} — calls to it are refused until it cools down.</p>`
       }
-      <${SuccessRateChart} history=${history} />
+      <${SuccessRateChart} history=${readingsOf(points, fleetRates)} label="Recent success rate per tool" />
       ${view.tools.length === 0 && html`<p>No tool has run on a reporting worker yet.</p>`}
-      ${view.tools.map((tool) => html`<${ToolCard} key=${tool.toolName} tool=${tool} />`)}
+      ${view.tools.map((tool) => html`<${ToolCard} key=${tool.toolName} tool=${tool} points=${points} />`)}
       <h2>Workers</h2>
       <div class="table-wrap">
         <table>
