@@ -1,4 +1,5 @@
 import { Client, type ConnectionLike, WorkflowNotFoundError } from '@temporalio/client';
+import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import { fleetHealthQuery, fleetHealthStateSchema, fleetHealthWorkflowId } from '../contract/fleet-health';
 import {
   fleetHealthHistoryQuery,
@@ -9,8 +10,8 @@ import {
 import { emptyFleetHealthView, type FleetHealthView, fleetHealthView } from './fleet-health-view';
 
 export type FleetHealthClientOptions =
-  | { connection: ConnectionLike; namespace?: string }
-  | { client: Client };
+  /** `encryption` as `TurnClient`'s: the fleet workflow's answers are encrypted when the workers' data is. */
+  { connection: ConnectionLike; namespace?: string; encryption?: TurnEncryption } | { client: Client };
 
 /**
  * Reads tool health across the live workers of a task queue, from the queue's fleet health
@@ -23,7 +24,11 @@ export class FleetHealthClient {
     this.client =
       'client' in options
         ? options.client
-        : new Client({ connection: options.connection, namespace: options.namespace ?? 'default' });
+        : new Client({
+            connection: options.connection,
+            namespace: options.namespace ?? 'default',
+            ...dataConverterOption(options.encryption),
+          });
   }
 
   /**

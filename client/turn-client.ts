@@ -8,6 +8,7 @@ import {
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { z } from 'zod';
+import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { HealthHistoryBody } from '../contract/fleet-health-history';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
@@ -42,6 +43,12 @@ export interface TurnClientOptions {
    * start each turn's trace when `OTEL_TRACES_EXPORTER` is set, and are none otherwise.
    */
   interceptors?: ClientInterceptors;
+  /**
+   * Encryption of everything the turns send through Temporal (see `turnDataConverter`): keys, `false`
+   * for none; unset reads `DURABLE_TURNS_ENCRYPTION_KEYS`. Workers and clients of a queue need the
+   * same keys.
+   */
+  encryption?: TurnEncryption;
 }
 
 export const startTurnSchema = z.object({
@@ -95,6 +102,7 @@ export class TurnClient {
       connection: options.connection,
       namespace: options.namespace ?? 'default',
       interceptors: options.interceptors ?? turnClientInterceptors(),
+      ...dataConverterOption(options.encryption),
     });
     this.taskQueue = options.taskQueue;
   }

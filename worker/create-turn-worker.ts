@@ -1,5 +1,6 @@
 import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type TranscriptCache } from '../activities';
+import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import { turnSearchAttributeList } from '../contract/search-attributes';
 import {
   type AnyTool,
@@ -64,6 +65,12 @@ export interface CreateTurnWorkerOptions {
    */
   tracing?: TurnTracing | false;
   /**
+   * Encryption of everything the worker sends through Temporal and reads back (see
+   * `turnDataConverter`): keys, `false` for none; unset reads `DURABLE_TURNS_ENCRYPTION_KEYS`. A
+   * `worker.dataConverter` given explicitly wins.
+   */
+  encryption?: TurnEncryption;
+  /**
    * Before it polls, the worker checks that the namespace has the search attributes turns set
    * (`turnSearchAttributeList`) and registers the missing ones: a turn whose upsert names an
    * unregistered attribute fails every workflow task, so a worker that cannot make sure of them
@@ -126,6 +133,7 @@ export async function createTurnWorker(
   const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
   const traced = workerTracingOptions({ tracing, given: options.worker ?? {} });
   const worker = await Worker.create({
+    ...dataConverterOption(options.encryption),
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,

@@ -1,5 +1,6 @@
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Runtime, type WorkerPlugin } from '@temporalio/worker';
+import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { ToolHealthRegistry } from '../core';
 import { FleetHealthReporter, type FleetHealthReportingOptions } from './fleet-health-reporter';
 
@@ -15,6 +16,7 @@ export function fleetHealthPlugin({
   health,
   options,
   log,
+  encryption,
 }: {
   connection: NativeConnection;
   namespace: string;
@@ -22,12 +24,14 @@ export function fleetHealthPlugin({
   health: ToolHealthRegistry;
   options?: FleetHealthReportingOptions;
   log: (message: string) => void;
+  /** The worker's: its reports are encrypted as the rest of its data. */
+  encryption: TurnEncryption;
 }): WorkerPlugin {
   return {
     name: 'durable-turns-fleet-health',
     runWorker: async (worker, next) => {
       const reporter = new FleetHealthReporter({
-        client: new Client({ connection, namespace }),
+        client: new Client({ connection, namespace, ...dataConverterOption(encryption) }),
         taskQueue,
         identity: worker.options.identity,
         health,
@@ -55,6 +59,7 @@ export function fleetHealthPlugins({
     taskQueue: string;
     fleetHealth?: FleetHealthReportingOptions | false;
     log?: (message: string) => void;
+    encryption?: TurnEncryption;
   };
   health: ToolHealthRegistry;
 }): WorkerPlugin[] {
@@ -65,6 +70,7 @@ export function fleetHealthPlugins({
       namespace: options.namespace ?? 'default',
       taskQueue: options.taskQueue,
       health,
+      encryption: options.encryption,
       ...(options.fleetHealth ? { options: options.fleetHealth } : {}),
       log: options.log ?? ((message) => Runtime.instance().logger.warn(message)),
     }),

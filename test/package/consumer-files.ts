@@ -23,6 +23,12 @@ export const entryPoints = {
   'durable-turns/devserver': ['ensureTemporal', 'startDevServer', 'resolveTemporalCli', 'TemporalSetupError'],
   'durable-turns/sqlite': ['SqliteJournal'],
   'durable-turns/tracing': ['createTurnTracing', 'turnTracingFromEnv', 'turnClientInterceptors'],
+  'durable-turns/codec': [
+    'EncryptionCodec',
+    'parseEncryptionKeys',
+    'turnDataConverter',
+    'PayloadKeyMissingError',
+  ],
 } as const;
 
 /** Engine internals: exported from the repo's `core/`, never from the package root. */

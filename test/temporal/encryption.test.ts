@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { defineTool, scriptedModel } from 'durable-turns';
+import { TurnClient } from 'durable-turns/client';
+import { keyIdMetadata, parseEncryptionKeys } from 'durable-turns/codec';
+import { createTurnWorker } from 'durable-turns/worker';
+import { z } from 'zod';
+import { uniqueTurnId } from '../conformance/support';
+import { TemporalKit } from './support/kit';
+import { collect, pollFor } from './support/poll';
+
+/**
+ * Everything a turn sends through Temporal is encrypted: a client without the key finds none of
+ * it in the history or in a query's answer; with the key, the turn works as it always did. Keys
+ * rotate without downtime, and a worker without the key holds the turn without harming it.
+ */
+const kit = new TemporalKit();
+beforeAll(() => kit.open());
+afterAll(() => kit.close());
+
+const marker = 'SECRET-MARKER-7f3a';
+const key = () => randomBytes(32).toString('base64');
+const [k0, k1] = [key(), key()];
+const onlyK0 = parseEncryptionKeys(`k0:${k0}`);
+const rotated = parseEncryptionKeys(`k1:${k1},k0:${k0}`);
+const onlyK1 = parseEncryptionKeys(`k1:${k1}`);
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a customer up',
+  input: z.object({ customer: z.string() }),
+  concurrencySafe: true,
+  execute: ({ customer }) => ({ customer, card: `4111 ${marker} output` }),
+});
+const refund = defineTool({
+  name: 'refund',
+  description: 'Refunds (a person approves)',
+  input: z.object({ customer: z.string() }),
+  requiresApproval: true,
+  execute: ({ customer }) => `refunded ${customer}`,
+});
+
+function model(name: string) {
+  return scriptedModel(
+    [
+      {
+        text: `Looking up ${marker} in text`,
+        toolCalls: [{ id: 'l1', name: 'lookup', args: { customer: `${marker} in args` } }],
+      },
+      {
+        text: 'Refunding.',
+        toolCalls: [{ id: 'r1', name: 'refund', args: { customer: `${marker} refund` } }],
+      },
+      { text: `Done for ${marker}.` },
+    ],
+    name,
+  );
+}
+
+function worker(taskQueue: string, keys: ReturnType<typeof parseEncryptionKeys>) {
+  return createTurnWorker({
+    connection: kit.native,
+    namespace: kit.namespace,
+    taskQueue,
+    tools: [lookup, refund],
+    models: [model('secret')],
+    encryption: keys,
+  });
+}
+
+const client = (taskQueue: string, keys: ReturnType<typeof parseEncryptionKeys>) =>
+  new TurnClient({ connection: kit.connection, namespace: kit.namespace, taskQueue, encryption: keys });
+
+/** A client with no codec: what anyone with access to the namespace (or its database) reads. */
+const plain = () => new Client({ connection: kit.connection, namespace: kit.namespace });
+
+async function rawHistory(turnId: string) {
+  return plain().workflow.getHandle(turnId).fetchHistory();
+}
+
+const bytesOf = (history: temporal.api.history.v1.IHistory) =>
+  Buffer.from(temporal.api.history.v1.History.encode(history).finish());
+
+/** The key ids of every encrypted payload in the history (wherever it sits in an event). */
+function keyIdsIn(history: temporal.api.history.v1.IHistory): Set<string> {
+  const ids = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (!value || typeof value !== 'object') return;
+    if (value instanceof Uint8Array) return;
+    const metadata = (value as { metadata?: Record<string, Uint8Array> }).metadata;
+    const id = metadata?.[keyIdMetadata];
+    if (id) ids.add(Buffer.from(id).toString('utf8'));
+    for (const child of Object.values(value)) visit(child);
+  };
+  visit(history);
+  return ids;
+}
+
+async function waitForApproval(handle: Awaited<ReturnType<TurnClient['start']>>) {
+  await pollFor('the refund to wait for approval', async () =>
+    (await handle.state()).phase === 'awaiting-approval' ? true : undefined,
+  );
+}
+
+test('a client without the key finds no input, argument, output, text, reason or query answer in the clear; with it, the turn, watch and state work', async () => {
+  const taskQueue = kit.taskQueue('encrypted');
+  const w = await worker(taskQueue, onlyK0);
+  await w.runUntil(async () => {
+    const turns = client(taskQueue, onlyK0);
+    const turnId = uniqueTurnId('encrypted');
+    const handle = await turns.start({
+      turnId,
+      input: `Refund the customer ${marker} in input`,
+      model: 'secret',
+    });
+    await waitForApproval(handle);
+    // A query's answer as the server hands it over: the state names the call and its arguments.
+    const raw = await kit.connection.workflowService.queryWorkflow({
+      namespace: kit.namespace,
+      execution: { workflowId: turnId },
+      query: { queryType: 'state' },
+    });
+    const answer = Buffer.from(temporal.api.common.v1.Payloads.encode(raw.queryResult ?? {}).finish());
+    expect(answer.includes(marker)).toBe(false);
+    expect(
+      keyIdsIn({ events: [{ workflowExecutionCompletedEventAttributes: { result: raw.queryResult } }] }),
+    ).toEqual(new Set(['k0']));
+    // With the key, the state reads as always.
+    expect((await handle.state()).calls).toEqual([
+      expect.objectContaining({
+        toolCallId: 'r1',
+        approval: expect.objectContaining({ input: { customer: `${marker} refund` } }),
+      }),
+    ]);
+    await handle.approve('r1', `approved for ${marker}`);
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe(`Done for ${marker}.`);
+    const entries = await collect(handle.watch({ live: false }));
+    expect(entries.map((e) => (e.kind === 'entry' ? e.entry.type : e.kind))).toContain('tool.completed');
+
+    const history = await rawHistory(turnId);
+    // What the check covers: calls handed over by Update while the model streamed, an approval
+    // Update with its reason, activity inputs and results, the user metadata of each event.
+    const kinds = (history.events ?? []).flatMap((e) =>
+      Object.keys(e).filter((k) => k.endsWith('Attributes')),
+    );
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'workflowExecutionUpdateAcceptedEventAttributes',
+        'activityTaskScheduledEventAttributes',
+        'activityTaskCompletedEventAttributes',
+        'workflowExecutionCompletedEventAttributes',
+      ]),
+    );
+    expect((history.events ?? []).some((e) => e.userMetadata?.summary)).toBe(true);
+    expect(bytesOf(history).includes(marker)).toBe(false);
+    expect(keyIdsIn(history)).toEqual(new Set(['k0']));
+    // Without the key, the result cannot be read at all: it is not there to read.
+    await expect(plain().workflow.getHandle(turnId).result()).rejects.toThrow();
+  });
+});
+
+test('the check can fail: without keys, the same turn leaves the marker in the history in the clear', async () => {
+  const taskQueue = kit.taskQueue('clear');
+  const w = await createTurnWorker({
+    connection: kit.native,
+    namespace: kit.namespace,
+    taskQueue,
+    tools: [lookup, refund],
+    models: [model('secret')],
+    encryption: false,
+  });
+  await w.runUntil(async () => {
+    const turns = new TurnClient({
+      connection: kit.connection,
+      namespace: kit.namespace,
+      taskQueue,
+      encryption: false,
+    });
+    const turnId = uniqueTurnId('clear');
+    const handle = await turns.start({ turnId, input: `Refund ${marker}`, model: 'secret' });
+    await waitForApproval(handle);
+    await handle.approve('r1');
+    await handle.result();
+    const history = await rawHistory(turnId);
+    expect(bytesOf(history).includes(marker)).toBe(true);
+    expect(keyIdsIn(history)).toEqual(new Set());
+  });
+});
+
+test('key rotation: a turn begun under k0 finishes on workers that encrypt with k1 and still read k0', async () => {
+  const taskQueue = kit.taskQueue('rotation');
+  const turnId = uniqueTurnId('rotation');
+  const before = await worker(taskQueue, onlyK0);
+  const handle = await before.runUntil(async () => {
+    const h = await client(taskQueue, onlyK0).start({ turnId, input: 'refund', model: 'secret' });
+    await waitForApproval(h);
+    return h;
+  });
+  const after = await worker(taskQueue, rotated);
+  await after.runUntil(async () => {
+    const turn = client(taskQueue, rotated).attach(handle.turnId);
+    await turn.approve('r1');
+    expect((await turn.result()).status).toBe('completed');
+  });
+  // What was written before the switch is under k0, what came after under k1.
+  expect(keyIdsIn(await rawHistory(turnId))).toEqual(new Set(['k0', 'k1']));
+});
+
+test('a worker without the key fails only its workflow task, naming the key it lacks; a worker with the key finishes the turn', async () => {
+  const taskQueue = kit.taskQueue('no-key');
+  const turnId = uniqueTurnId('no-key');
+  const keyless = await worker(taskQueue, onlyK1);
+  await keyless.runUntil(async () => {
+    await client(taskQueue, onlyK0).start({ turnId, input: 'refund', model: 'secret' });
+    const failed = await pollFor('the keyless worker to fail a workflow task', async () => {
+      const events = (await rawHistory(turnId)).events ?? [];
+      return events.find((e) => e.workflowTaskFailedEventAttributes)?.workflowTaskFailedEventAttributes;
+    });
+    // Said in the clear: the operator who must add the key reads which one without it.
+    expect(failed?.failure?.message).toMatch(/encrypted with key k0, which this process does not hold/);
+  });
+  const keyed = await worker(taskQueue, onlyK0);
+  await keyed.runUntil(async () => {
+    const turn = client(taskQueue, onlyK0).attach(turnId);
+    await waitForApproval(turn);
+    await turn.approve('r1');
+    expect((await turn.result()).status).toBe('completed');
+  });
+});
