@@ -1,18 +1,26 @@
 import {
+  ApplicationFailure,
   DefaultFailureConverter,
   type FailureConverter,
   type PayloadConverter,
   type ProtoFailure,
   type SerializationContext,
 } from '@temporalio/common';
+import { payloadKeyMissingType } from '../contract/activities';
 import { PayloadKeyMissingError } from './payload-key-missing-error';
 
 const encoding = new DefaultFailureConverter({ encodeCommonAttributes: true });
 const clear = new DefaultFailureConverter({ encodeCommonAttributes: false });
 
+/** The error, or one of its causes, says a key is missing (the SDK wraps an activity's as an ApplicationFailure of that type). */
 function lacksKey(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e instanceof Error && depth < 10; e = e.cause, depth += 1)
-    if (e instanceof PayloadKeyMissingError || e.name === 'PayloadKeyMissingError') return true;
+    if (
+      e instanceof PayloadKeyMissingError ||
+      e.name === payloadKeyMissingType ||
+      (e instanceof ApplicationFailure && e.type === payloadKeyMissingType)
+    )
+      return true;
   return false;
 }
 

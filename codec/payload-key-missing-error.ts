@@ -1,10 +1,12 @@
+import { payloadKeyMissingType } from '../contract/activities';
+
 /**
  * A payload encrypted with a key this process does not hold (or that does not open it). A distinct
  * type, so what reads it can tell "this host cannot read it" from "the data is bad": a workflow task
  * fails and is retried (a worker with the key will take it), a tool attempt counts as never started.
  */
 export class PayloadKeyMissingError extends Error {
-  override readonly name = 'PayloadKeyMissingError';
+  override readonly name = payloadKeyMissingType;
   constructor(
     readonly keyId: string,
     why: 'missing' | 'wrong',

@@ -12,6 +12,11 @@ export const modelFailedType = 'ModelRequestFailed';
  * is unknown, and the engine decides whether it runs again.
  */
 export const attemptLostType = 'ToolAttemptLost';
+/**
+ * The failure type of an activity whose input its worker could not decrypt (it lacks the key): the
+ * tool never ran. The codec's `PayloadKeyMissingError` has this name, and the SDK makes it the type.
+ */
+export const payloadKeyMissingType = 'PayloadKeyMissingError';
 
 export const callModelInputSchema = z.object({
   turnId: z.string().min(1),

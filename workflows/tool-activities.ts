@@ -6,7 +6,7 @@ import {
   proxyActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { attemptLostType, type TurnActivities } from '../contract/activities';
+import { attemptLostType, payloadKeyMissingType, type TurnActivities } from '../contract/activities';
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
 import type { CallPolicy, HostEvent, ToolStart } from '../core';
 import { failureMessage } from './failure-message';
@@ -75,6 +75,9 @@ export class ToolActivities {
   private failedAttempt(error: unknown, policy: CallPolicy, toolCallId: string, attempt: number): HostEvent {
     if (isCancellation(error)) return { kind: 'attempt-cancelled', toolCallId, attempt };
     const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    // The worker that took it could not read its input: the tool never ran (a worker with the key will).
+    if (cause instanceof ApplicationFailure && cause.type === payloadKeyMissingType)
+      return { kind: 'attempt-not-started', toolCallId, attempt, detail: failureMessage(error) };
     const lost =
       cause instanceof TimeoutFailure ||
       (cause instanceof ApplicationFailure && cause.type === attemptLostType);

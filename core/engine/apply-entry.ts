@@ -80,6 +80,25 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       }
       return state;
     }
+    case 'tool.attempt_not_started': {
+      const call = callOf(state, entry.toolCallId);
+      if (call.phase === 'done') return state;
+      call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
+      call.nextAttempt = entry.attempt;
+      call.notStartedAttempts = (call.notStartedAttempts ?? 0) + 1;
+      if (entry.retryAt === undefined) {
+        decide(call, {
+          status: 'interrupted',
+          content: `not completed: ${state.halt?.detail ?? 'the turn stopped'} (the call never started: ${entry.detail})`,
+          attempts: ranAttempts(call),
+          errorType: state.halt?.reason ?? 'interrupted',
+        });
+      } else {
+        call.phase = 'retry-wait';
+        call.retryAt = entry.retryAt;
+      }
+      return state;
+    }
     case 'tool.approval_requested': {
       const call = callOf(state, entry.toolCallId);
       if (call.phase !== 'done') call.approvalRequestedAt = entry.at;

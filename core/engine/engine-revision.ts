@@ -11,3 +11,12 @@ export const engineRevision = 2;
 
 /** At most this many lost attempts of one retry-safe call are run again (a call that kills its worker must not loop). */
 export const maxLostAttemptReruns = 3;
+
+/**
+ * The wait before running again an attempt whose host could not read it (the `n`th such in a row):
+ * 1 s, doubling, at most a minute — a worker with the key usually takes it at once, and a fleet
+ * with none is not hammered.
+ */
+export function notStartedDelay(n: number): number {
+  return Math.min(1_000 * 2 ** (n - 1), 60_000);
+}

@@ -22,6 +22,8 @@ export type HostEvent =
     }
   /** Nobody can say how the attempt ended (its worker died or stopped heartbeating). */
   | { kind: 'attempt-lost'; toolCallId: string; attempt: number; detail?: string }
+  /** The attempt's host could not read it (a key it lacks): the tool never ran. */
+  | { kind: 'attempt-not-started'; toolCallId: string; attempt: number; detail: string }
   /** The cancel stopped the attempt before it reported. */
   | { kind: 'attempt-cancelled'; toolCallId: string; attempt: number }
   /** The host could not run the attempt (e.g. its activity failed before the tool). */
@@ -55,6 +57,8 @@ export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number)
       });
     case 'attempt-lost':
       return engine.onToolAttemptLost(event);
+    case 'attempt-not-started':
+      return engine.onToolAttemptNotStarted({ ...event, now });
     case 'attempt-cancelled':
       return engine.onToolAttemptCancelled({ toolCallId: event.toolCallId, attempt: event.attempt, now });
     case 'attempt-failed':

@@ -314,6 +314,60 @@ describe('TurnEngine transitions', () => {
     });
   });
 
+  it('an attempt its host could not read never ran: a call that is not retry-safe, with one attempt, runs again after a growing wait, and reports one attempt', () => {
+    const { engine } = start();
+    engine.next(0);
+    respond(engine, 0, [write('w')]);
+    expect(engine.next(1).op).toMatchObject({ kind: 'run-tools', starts: [{ attempt: 1 }] });
+    const notStarted = (now: number) =>
+      engine.onToolAttemptNotStarted({ toolCallId: 'w', attempt: 1, detail: 'lacks key k0', now });
+    expect(notStarted(10)).toEqual([
+      {
+        type: 'tool.attempt_not_started',
+        toolCallId: 'w',
+        attempt: 1,
+        detail: 'lacks key k0',
+        retryAt: 1_010,
+      },
+    ]);
+    // Nothing runs before the wait is over; then the same attempt number, the same key.
+    expect(engine.next(500).op).toMatchObject({ kind: 'wait', untilMs: 1_010 });
+    expect(engine.next(1_010).op).toMatchObject({
+      kind: 'run-tools',
+      starts: [{ attempt: 1, idempotencyKey: 't/w' }],
+    });
+    // Again: twice the wait.
+    expect(notStarted(1_020)[0]).toMatchObject({ retryAt: 3_020 });
+    expect(engine.next(3_020).op).toMatchObject({ kind: 'run-tools', starts: [{ attempt: 1 }] });
+    expect(summary(finish(engine, 'w', ok('W'), 3_030))).toEqual([
+      'tool.attempt_finished w',
+      'tool.completed w',
+    ]);
+    expect(engine.view.outputs[0]?.output).toMatchObject({ status: 'ok', attempts: 1 });
+    // A duplicate report for an attempt that is not running changes nothing.
+    expect(notStarted(4_000)).toEqual([]);
+  });
+
+  it('an attempt its host could not read, reported after the turn was cancelled, gets an interrupted output saying it never started', () => {
+    const { engine } = start();
+    engine.next(0);
+    respond(engine, 0, [write('w')]);
+    engine.next(1);
+    engine.onCancel({ reason: 'stop' });
+    expect(
+      engine.onToolAttemptNotStarted({ toolCallId: 'w', attempt: 1, detail: 'lacks key k0', now: 5 }),
+    ).toEqual(
+      expect.arrayContaining([
+        { type: 'tool.attempt_not_started', toolCallId: 'w', attempt: 1, detail: 'lacks key k0' },
+      ]),
+    );
+    expect(engine.view.batch?.calls[0]?.final).toMatchObject({
+      status: 'interrupted',
+      attempts: 0,
+      content: expect.stringMatching(/^not completed: .*\(the call never started: lacks key k0\)$/),
+    });
+  });
+
   it('a lost attempt of a call that is not retry-safe gets the same explicit output as after a crash', () => {
     const { engine } = start();
     engine.next(0);

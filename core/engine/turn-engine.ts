@@ -28,7 +28,7 @@ import type { Usage } from '../schema/usage';
 import { modelRequestKey, toolCallKey } from '../tools/idempotency-key';
 import { backoffDelay } from '../tools/retry-decision';
 import { applyEntry } from './apply-entry';
-import { engineRevision, maxLostAttemptReruns } from './engine-revision';
+import { engineRevision, maxLostAttemptReruns, notStartedDelay } from './engine-revision';
 import { type LaunchPlan, needsApproval, planLaunches } from './plan-launches';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
@@ -369,6 +369,35 @@ export class TurnEngine {
     if (call?.phase !== 'running' || !call.attempts.some((a) => a.attempt === attempt && !a.result))
       return [];
     return this.transition(this.lostEntry(call, attempt, detail));
+  }
+
+  /**
+   * The attempt's host could not read its input (it lacks the encryption key): the tool never ran,
+   * so the call runs again — after a backoff, so hosts without the key do not spin on it — and the
+   * attempt uses up nothing. After a halt it is not run again: it gets an interrupted output.
+   */
+  onToolAttemptNotStarted({
+    toolCallId,
+    attempt,
+    detail,
+    now,
+  }: {
+    toolCallId: string;
+    attempt: number;
+    detail: string;
+    now: number;
+  }): JournalEntry[] {
+    const call = this.openCall(toolCallId);
+    if (call?.phase !== 'running' || !call.attempts.some((a) => a.attempt === attempt && !a.result))
+      return [];
+    const retryAt = this.state.halt ? undefined : now + notStartedDelay((call.notStartedAttempts ?? 0) + 1);
+    return this.transition({
+      type: 'tool.attempt_not_started',
+      toolCallId,
+      attempt,
+      detail,
+      ...(retryAt !== undefined ? { retryAt } : {}),
+    });
   }
 
   /**

@@ -43,6 +43,7 @@ const callSnapshotSchema = z.object({
   launched: z.boolean(),
   recorded: z.boolean(),
   lostAttempts: z.number().int().optional(),
+  notStartedAttempts: z.number().int().optional(),
 });
 
 const snapshotFields = {

@@ -40,6 +40,8 @@ export interface CallState {
   launched: boolean;
   /** Attempts whose host was lost (outcome unknown) and that were run again. */
   lostAttempts?: number;
+  /** Attempts whose host could not read them (the tool never ran): they count for nothing. */
+  notStartedAttempts?: number;
   recorded: boolean;
 }
 

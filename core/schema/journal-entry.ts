@@ -78,6 +78,19 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     /** What the host saw (e.g. a heartbeat timeout); for operators, not for the model. */
     detail: z.string().optional(),
   }),
+  /**
+   * The attempt's host could not even read it (it lacks the key its input is encrypted with): the
+   * tool never ran, so the attempt counts for nothing and the call runs again at `retryAt` —
+   * whatever its retry policy and retry safety — on a host that can. Absent `retryAt`: the turn was
+   * halted meanwhile, and the call gets an interrupted output.
+   */
+  z.object({
+    type: z.literal('tool.attempt_not_started'),
+    toolCallId: z.string(),
+    attempt: z.number().int().positive(),
+    detail: z.string(),
+    retryAt: z.number().optional(),
+  }),
   /** A model request failed; `retryAt` when the engine tries it again, absent when it gave up. */
   z.object({
     type: z.literal('model.attempt_failed'),

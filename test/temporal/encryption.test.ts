@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { defineTool, scriptedModel } from 'durable-turns';
@@ -6,6 +7,7 @@ import { TurnClient } from 'durable-turns/client';
 import { keyIdMetadata, parseEncryptionKeys } from 'durable-turns/codec';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
+import { CliProcess } from '../cli/support/cli-process';
 import { uniqueTurnId } from '../conformance/support';
 import { TemporalKit } from './support/kit';
 import { collect, pollFor } from './support/poll';
@@ -228,5 +230,82 @@ test('a worker without the key fails only its workflow task, naming the key it l
     await waitForApproval(turn);
     await turn.approve('r1');
     expect((await turn.result()).status).toBe('completed');
+  });
+});
+
+test('a tool attempt taken by a worker without the key never ran: the call is run again, on a worker with the key, once, without using up its one attempt', async () => {
+  const taskQueue = kit.taskQueue('activity-no-key');
+  const turnId = uniqueTurnId('activity-no-key');
+  const ran: string[] = [];
+  let open = false;
+  /** Not retry-safe, one attempt: holds (heartbeating) until the test lets both go. */
+  const charge = defineTool({
+    name: 'charge',
+    description: 'Charges a card once',
+    input: z.object({ id: z.string() }),
+    concurrencySafe: true,
+    execute: async ({ id }, ctx) => {
+      ran.push(id);
+      while (!open && !ctx.signal.aborted) {
+        ctx.heartbeat();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return `charged ${id}`;
+    },
+  });
+  const twoCharges = scriptedModel(
+    [
+      {
+        toolCalls: [
+          { id: 'c1', name: 'charge', args: { id: 'c1' } },
+          { id: 'c2', name: 'charge', args: { id: 'c2' } },
+        ],
+      },
+      { text: 'Charged both.' },
+    ],
+    'charges',
+  );
+  const keyed = await createTurnWorker({
+    connection: kit.native,
+    namespace: kit.namespace,
+    taskQueue,
+    tools: [charge],
+    models: [twoCharges],
+    encryption: onlyK0,
+    fleetHealth: false,
+    // One activity slot: it holds one charge, so the other waits for a worker with a free slot.
+    worker: { maxConcurrentActivityTaskExecutions: 1 },
+  });
+  await keyed.runUntil(async () => {
+    const turn = await client(taskQueue, onlyK0).start({ turnId, input: 'charge twice', model: 'charges' });
+    await pollFor('one charge running on the keyed worker', async () =>
+      ran.length === 1 ? true : undefined,
+    );
+    // A worker process without k0 joins the queue: the waiting charge goes to it, which cannot read it.
+    const keyless = new CliProcess({
+      args: ['worker', '--agent', path.join(__dirname, '../agents/operator-agent.ts'), '--json'],
+      env: { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_ENCRYPTION_KEYS: `k1:${k1}` },
+    });
+    let notStarted: { detail: string } | undefined;
+    try {
+      await keyless.waitFor({ pattern: /"worker":"ready"/, what: 'the keyless worker was ready' });
+      notStarted = await pollFor('an attempt the keyless worker could not read', async () => {
+        for await (const event of turn.watch({ live: false }))
+          if (event.kind === 'entry' && event.entry.type === 'tool.attempt_not_started') return event.entry;
+        return undefined;
+      });
+    } finally {
+      await keyless.stop();
+    }
+    expect(notStarted?.detail).toMatch(/encrypted with key k0, which this process does not hold/);
+    open = true;
+    const result = await turn.result();
+    expect(result.status).toBe('completed');
+    expect(result.outputs.map((o) => [o.toolCallId, o.status, o.attempts])).toEqual([
+      ['c1', 'ok', 1],
+      ['c2', 'ok', 1],
+    ]);
+    // Each charge ran once, both on the keyed worker.
+    expect([...ran].sort()).toEqual(['c1', 'c2']);
   });
 });
