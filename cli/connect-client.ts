@@ -2,6 +2,7 @@ import { Connection, isGrpcServiceError } from '@temporalio/client';
 import { TurnClient } from '../client';
 import { toConnectionOptions } from '../devserver';
 import { probeHttp2 } from '../devserver/probe-http2';
+import { checkEncryptionKeys } from './check-encryption-keys';
 import { CliError } from './cli-error';
 import type { ConnectionSettings } from './connection-settings';
 import { reasonOf } from './reason-of';
@@ -25,6 +26,7 @@ export async function connectClient({
   settings: ConnectionSettings;
   timeoutMs?: number;
 }): Promise<ConnectedClient> {
+  checkEncryptionKeys();
   const { config, origin } = settings;
   const unreachable = (reason: string, cause?: unknown) =>
     new CliError(

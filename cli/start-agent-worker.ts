@@ -4,6 +4,7 @@ import { probeHttp2 } from '../devserver/probe-http2';
 import { type MetricsConfig, type MetricsServer, startMetricsServer, TurnMetrics } from '../metrics';
 import { installSdkMetrics } from '../metrics/install-sdk-metrics';
 import { createTurnWorker } from '../worker';
+import { checkEncryptionKeys } from './check-encryption-keys';
 import { CliError } from './cli-error';
 import type { AgentModule } from './load-agent';
 
@@ -39,6 +40,7 @@ export async function startAgentWorker({
   metrics?: MetricsConfig;
   timeoutMs?: number;
 }): Promise<AgentWorker> {
+  checkEncryptionKeys();
   const { address } = connectionOptions;
   const unreachable = (reason: string, cause?: unknown) =>
     new CliError(

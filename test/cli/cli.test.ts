@@ -298,6 +298,15 @@ describe('reading turns', () => {
 });
 
 describe('errors name the problem and exit non-zero', () => {
+  test('a malformed DURABLE_TURNS_ENCRYPTION_KEYS: stopped before connecting, with the expected format and never the key', async () => {
+    const secret = 'c2hvcnQta2V5LWJ5dGVz';
+    const run = await cli({ args: ['list'], env: { ...env, DURABLE_TURNS_ENCRYPTION_KEYS: `k0:${secret}` } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('key 1 of DURABLE_TURNS_ENCRYPTION_KEYS (id k0) is 15 bytes, not 32');
+    expect(run.stderr).toContain('Expected DURABLE_TURNS_ENCRYPTION_KEYS=<id>:<base64 of 32 random bytes>');
+    expect(run.stderr + run.stdout).not.toContain(secret);
+  });
+
   test('an unknown turn id', async () => {
     const run = await cli({ args: ['show', 'no-such-turn'], env });
     expect(run.code).toBe(1);
