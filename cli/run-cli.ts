@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error';
 import { registerApproveCommand } from './commands/approve';
 import { registerCancelCommand } from './commands/cancel';
+import { registerCodecServerCommand } from './commands/codec-server';
 import { registerDashboardCommand } from './commands/dashboard';
 import { registerDevCommand } from './commands/dev';
 import { registerHealthCommand } from './commands/health';
@@ -29,6 +30,7 @@ const commands = [
   registerRejectCommand,
   registerHealthCommand,
   registerDashboardCommand,
+  registerCodecServerCommand,
 ];
 
 export function createProgram(): Command {

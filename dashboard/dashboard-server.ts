@@ -5,6 +5,9 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { TurnClient } from '../client/turn-client';
+import { registerCodecRoutes } from '../codec/codec-routes';
+import { EncryptionCodec } from '../codec/encryption-codec';
+import { resolveEncryption, type TurnEncryption } from '../codec/turn-data-converter';
 import { registerAccessHook } from './access-hook';
 import { ApiError } from './api-error';
 import { CursorSeal } from './cursor-seal';
@@ -33,6 +36,8 @@ export interface DashboardServerOptions {
   watchSource?: TurnWatchSource;
   upstreamTimeoutMs?: number;
   healthIntervalMs?: number;
+  /** Keys for the `/codec` routes (the Web UI's codec endpoint); unset: `DURABLE_TURNS_ENCRYPTION_KEYS`. */
+  encryption?: TurnEncryption;
   /** How long a turn's feed outlives its last viewer. */
   lingerMs?: number;
   https?: { cert: Buffer; key: Buffer };
@@ -104,9 +109,33 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerActionRoutes({ app, context });
   registerHealthRoutes({ app, context });
   registerVendorRoutes({ app });
+  // With keys, the dashboard is the Web UI's codec server too (`<dashboard>/codec`), in a scope of
+  // its own so its CORS headers are on those routes only.
+  const encryption = resolveEncryption(options.encryption);
+  if (encryption)
+    await app.register(
+      async (scope) =>
+        registerCodecRoutes({
+          app: scope,
+          codec: new EncryptionCodec(encryption),
+          access: {
+            ...(config.token !== undefined && { token: config.token }),
+            origins: codecOrigins({ webUiUrl: config.webUiUrl }),
+            listensOnLoopback: config.loopback,
+          },
+        }),
+      { prefix: '/codec' },
+    );
   app.addHook('onClose', async () => {
     context.hub.close();
     await context.health.close();
   });
   return { app, context };
+}
+
+/** The Web UI origins that may call the codec routes: the configured Web UI's, and the dev server's. */
+function codecOrigins({ webUiUrl }: { webUiUrl: string | undefined }): string[] {
+  const origins = new Set(['http://127.0.0.1:8233', 'http://localhost:8233']);
+  if (webUiUrl) origins.add(new URL(webUiUrl).origin);
+  return [...origins];
 }

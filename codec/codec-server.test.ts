@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { defaultPayloadConverter, type Payload } from '@temporalio/common';
+import { EncryptionCodec } from './encryption-codec';
+import { parseEncryptionKeys } from './encryption-keys';
+import { type CodecServer, startCodecServer } from './start-codec-server';
+
+/**
+ * The codec server over real HTTP, called as the Temporal Web UI calls it: proto3-JSON payloads,
+ * `X-Namespace`, the bearer token (`passAccessToken`), CORS preflights from the UI's origin.
+ */
+const keys = parseEncryptionKeys(`k1:${randomBytes(32).toString('base64')}`);
+const token = 'codec-token-0123456789abcdefghij';
+const uiOrigin = 'http://127.0.0.1:8233';
+let server: CodecServer;
+
+beforeAll(async () => {
+  server = await startCodecServer({
+    keys,
+    host: '127.0.0.1',
+    port: 0,
+    access: { token, origins: [uiOrigin] },
+  });
+});
+afterAll(() => server.close());
+
+const wire = (payloads: Payload[]) => ({
+  payloads: payloads.map((p) => ({
+    metadata: Object.fromEntries(
+      Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+    ),
+    data: Buffer.from(p.data ?? []).toString('base64'),
+  })),
+});
+const values = (body: ReturnType<typeof wire>) =>
+  body.payloads.map((p) =>
+    defaultPayloadConverter.fromPayload({
+      metadata: Object.fromEntries(Object.entries(p.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')])),
+      data: Buffer.from(p.data, 'base64'),
+    }),
+  );
+
+async function post(route: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${server.url}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-namespace': 'default', ...headers },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
+}
+
+/** What a worker wrote to history: values encrypted by the same codec. */
+const sealed = async (...items: unknown[]) =>
+  wire(await new EncryptionCodec({ keys }).encode(items.map((v) => defaultPayloadConverter.toPayload(v))));
+
+describe('the codec server', () => {
+  test('decodes what a worker encoded, for a caller with the token, at /decode and /<namespace>/decode', async () => {
+    const body = await sealed({ card: '4111 secret' }, 'the model said this');
+    for (const route of ['/decode', '/default/decode']) {
+      const answer = await post(route, body, { authorization: `Bearer ${token}` });
+      expect(answer.status).toBe(200);
+      expect(values(answer.body as ReturnType<typeof wire>)).toEqual([
+        { card: '4111 secret' },
+        'the model said this',
+      ]);
+    }
+  });
+
+  test('encodes, so the UI can send encrypted input; what it encodes decodes back', async () => {
+    const encoded = await post('/encode', wire([defaultPayloadConverter.toPayload({ approve: 'yes' })]), {
+      authorization: `Bearer ${token}`,
+    });
+    expect(JSON.stringify(encoded.body)).not.toContain('approve');
+    const decoded = await post('/decode', encoded.body, { authorization: `Bearer ${token}` });
+    expect(values(decoded.body as ReturnType<typeof wire>)).toEqual([{ approve: 'yes' }]);
+  });
+
+  test('refuses a request without the authorization header, or with another token (401), and decodes nothing', async () => {
+    const body = await sealed('secret');
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer not-the-token' },
+      { origin: 'https://evil.example' },
+    ];
+    for (const headers of refused) {
+      const answer = await post('/decode', body, headers);
+      expect(answer.status).toBe(401);
+      expect(JSON.stringify(answer.body)).not.toContain('secret');
+    }
+  });
+
+  test("the dev UI's own origin on this machine needs no token (its UI cannot send one)", async () => {
+    const answer = await post('/decode', await sealed('for the dev UI'), { origin: uiOrigin });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(uiOrigin);
+    expect(values(answer.body as ReturnType<typeof wire>)).toEqual(['for the dev UI']);
+  });
+
+  test("a preflight from the UI's origin is allowed with its headers; another origin gets no CORS grant", async () => {
+    const preflight = (origin: string) =>
+      fetch(`${server.url}/decode`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-namespace,authorization',
+        },
+      });
+    const allowed = await preflight(uiOrigin);
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(uiOrigin);
+    expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-namespace');
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const other = await preflight('https://evil.example');
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('a payload under a key it lacks is a 422 naming the key id; a malformed body a 400', async () => {
+    const foreign = wire(
+      await new EncryptionCodec({
+        keys: parseEncryptionKeys(`k0:${randomBytes(32).toString('base64')}`),
+      }).encode([defaultPayloadConverter.toPayload('x')]),
+    );
+    const missing = await post('/decode', foreign, { authorization: `Bearer ${token}` });
+    expect(missing.status).toBe(422);
+    expect(missing.body.error).toMatch(/key k0/);
+    const malformed = await post(
+      '/decode',
+      { payloads: [{ data: 'not base64!' }] },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(malformed.status).toBe(400);
+  });
+});
