@@ -40,6 +40,8 @@ export interface StartDevServerOptions {
   port?: number;
   /** Web UI port when not headless; a free one by default. */
   uiPort?: number;
+  /** The Web UI's remote codec endpoint (a codec server), so it shows encrypted payloads decoded. */
+  uiCodecEndpoint?: string;
   /**
    * Registered at start and verified once ready. Turn workflows need `turnSearchAttributeList`
    * (from `durable-turns/client`); the server knows nothing of turns, so it is told.
@@ -90,6 +92,7 @@ export async function startDevServer({
   headless = true,
   port,
   uiPort,
+  uiCodecEndpoint,
   searchAttributes,
   dynamicConfig = {},
   fastQueueReaders = true,
@@ -128,6 +131,9 @@ export async function startDevServer({
       '--log-level',
       'warn',
       ...(webPort === undefined ? ['--headless'] : ['--ui-port', String(webPort)]),
+      ...(webPort !== undefined && uiCodecEndpoint !== undefined
+        ? ['--ui-codec-endpoint', uiCodecEndpoint]
+        : []),
       ...(namespace === 'default' ? [] : ['--namespace', namespace]),
       ...searchAttributes.flatMap((spec) => ['--search-attribute', `${spec.name}=${spec.type}`]),
       ...Object.entries({ ...(fastQueueReaders ? fastQueueReaderConfig : {}), ...dynamicConfig }).flatMap(

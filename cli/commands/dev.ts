@@ -3,9 +3,11 @@ import path from 'node:path';
 import { Connection, type ConnectionOptions } from '@temporalio/client';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { encryptionKeysFromEnv } from '../../codec/encryption-keys';
 import { turnSearchAttributeList } from '../../contract/search-attributes';
 import { tokenEnvVar } from '../../dashboard/dashboard-config';
 import { ensureTemporal } from '../../devserver';
+import { checkEncryptionKeys } from '../check-encryption-keys';
 import { commandSetup } from '../command-setup';
 import { portFlagSchema as portSchema } from '../dashboard-flags';
 import { exitCodes } from '../exit-codes';
@@ -48,6 +50,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
         ...(setup.flags.namespace && { TEMPORAL_NAMESPACE: setup.flags.namespace }),
         ...(setup.flags.taskQueue && { DURABLE_TURNS_TASK_QUEUE: setup.flags.taskQueue }),
       };
+      checkEncryptionKeys();
       const temporal = await ensureTemporal({
         env,
         searchAttributes: turnSearchAttributeList,
@@ -55,6 +58,8 @@ export function registerDevCommand({ program }: { program: Command }): void {
         port: flags.port,
         headless: flags.headless,
         ...(!flags.headless && { uiPort: flags.uiPort }),
+        // With keys, the Web UI decodes through the dashboard's codec routes.
+        ...(encryptionKeysFromEnv() && { uiCodecEndpoint: `http://127.0.0.1:${flags.dashboardPort}/codec` }),
         log,
       });
       let stopped = false;

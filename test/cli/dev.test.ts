@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { EncryptionCodec, parseEncryptionKeys } from '../../codec';
 import { freePort } from '../../devserver/free-port';
 import { models, tools } from '../agents/operator-agent';
 import { CliProcess, cli, jsonLines } from './support/cli-process';
@@ -123,5 +126,62 @@ test('dev without --json prints where the server, the Web UI, the dashboard and 
     expect((await dev.done).code).toBe(0);
   } finally {
     await dev.stop();
+  }
+}, 120_000);
+
+test('with DURABLE_TURNS_ENCRYPTION_KEYS, dev points the Web UI at the dashboard’s codec routes, which decode what the worker encrypted', async () => {
+  const [port, uiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
+  const keys = `k0:${randomBytes(32).toString('base64')}`;
+  const withDashboard = new CliProcess({
+    args: [
+      'dev',
+      '--json',
+      '--port',
+      String(port),
+      '--ui-port',
+      String(uiPort),
+      '--state-dir',
+      stateDir,
+      '--dashboard-port',
+      String(dashboardPort),
+    ],
+    env: { ...noServer, DURABLE_TURNS_ENCRYPTION_KEYS: keys },
+  });
+  try {
+    await withDashboard.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
+    const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
+      Codec?: { Endpoint?: string };
+    };
+    const endpoint = `http://127.0.0.1:${dashboardPort}/codec`;
+    expect(settings.Codec?.Endpoint).toBe(endpoint);
+    // A payload as the worker writes it, decoded as the UI asks: from its own origin, no token.
+    const [sealed] = await new EncryptionCodec({ keys: parseEncryptionKeys(keys) }).encode([
+      defaultPayloadConverter.toPayload({ secret: 'decoded for the UI' }),
+    ]);
+    const response = await fetch(`${endpoint}/decode`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-namespace': 'default',
+        origin: `http://127.0.0.1:${uiPort}`,
+      },
+      body: JSON.stringify({
+        payloads: [
+          {
+            metadata: Object.fromEntries(
+              Object.entries(sealed?.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+            ),
+            data: Buffer.from(sealed?.data ?? []).toString('base64'),
+          },
+        ],
+      }),
+    });
+    expect(response.status).toBe(200);
+    const [decoded] = ((await response.json()) as { payloads: { data: string }[] }).payloads;
+    expect(JSON.parse(Buffer.from(decoded?.data ?? '', 'base64').toString('utf8'))).toEqual({
+      secret: 'decoded for the UI',
+    });
+  } finally {
+    await withDashboard.stop();
   }
 }, 120_000);
