@@ -10,6 +10,7 @@ const libraryFolders = [
   'activities',
   'worker',
   'client',
+  'codec',
   'models',
   'devserver',
   'cli',
