@@ -1,9 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
+import { parseEncryptionKeys } from '../../codec/encryption-keys';
 import { describeJournalContract } from '../../test/support/journal-contract';
 import type { LeaseChildOutcome } from '../../test/support/lease-child';
 import { JournalError } from './journal-errors';
@@ -57,6 +59,19 @@ function startRacer(path: string, owner: string, turnId: string) {
   });
   return { ready, outcome, go: () => child.stdin.end('go\n') };
 }
+
+describeJournalContract('SqliteJournal encrypted at rest', async ({ now }) => {
+  const file = tempFile();
+  const encryption = parseEncryptionKeys(`k0:${randomBytes(32).toString('base64')}`);
+  const journal = new SqliteJournal({ path: file.path, now, encryption });
+  return {
+    journal,
+    cleanup: async () => {
+      journal.close();
+      file.remove();
+    },
+  };
+});
 
 describe('SqliteJournal shared between processes', () => {
   let file: ReturnType<typeof tempFile>;
