@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
-import { keyIdMetadata, parseEncryptionKeys } from 'durable-turns/codec';
-import { createTurnWorker } from 'durable-turns/worker';
+import { dataConverterOption, keyIdMetadata, parseEncryptionKeys } from 'durable-turns/codec';
+import { createTurnWorker, turnWorkflowBundle } from 'durable-turns/worker';
 import { z } from 'zod';
 import { CliProcess } from '../cli/support/cli-process';
 import { uniqueTurnId } from '../conformance/support';
@@ -308,4 +309,52 @@ test('a tool attempt taken by a worker without the key never ran: the call is ru
     // Each charge ran once, both on the keyed worker.
     expect([...ran].sort()).toEqual(['c1', 'c2']);
   });
+});
+
+test('continue-as-new carries the turn encrypted, and every run of it replays with the codec', async () => {
+  const taskQueue = kit.taskQueue('encrypted-can');
+  const turnId = uniqueTurnId('encrypted-can');
+  const steps = 8;
+  const chatty = scriptedModel(
+    [
+      ...Array.from({ length: steps }, (_, i) => ({
+        text: `step ${i} ${marker}`,
+        toolCalls: [{ id: `l${i}`, name: 'lookup', args: { customer: `${marker} ${i}` } }],
+      })),
+      { text: `All done ${marker}.` },
+    ],
+    'chatty',
+  );
+  const w = await createTurnWorker({
+    connection: kit.native,
+    namespace: kit.namespace,
+    taskQueue,
+    tools: [lookup],
+    models: [chatty],
+    encryption: onlyK0,
+    fleetHealth: false,
+  });
+  await w.runUntil(async () => {
+    const handle = await client(taskQueue, onlyK0).start({
+      turnId,
+      input: `go ${marker}`,
+      model: 'chatty',
+      continueAsNewAfterEvents: 30,
+    });
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.outputs).toHaveLength(steps);
+    expect(result.transcript.at(-1)).toMatchObject({ role: 'assistant' });
+  });
+  const runs = await collect(plain().workflow.list({ query: `WorkflowId = '${turnId}'` }));
+  expect(runs.length).toBeGreaterThan(1);
+  for (const run of runs) {
+    const history = await plain().workflow.getHandle(turnId, run.runId).fetchHistory();
+    expect(bytesOf(history).includes(marker)).toBe(false);
+    await Worker.runReplayHistory(
+      { workflowBundle: await turnWorkflowBundle(), ...dataConverterOption(onlyK0) },
+      history,
+      turnId,
+    );
+  }
 });
