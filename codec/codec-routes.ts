@@ -22,6 +22,8 @@ const payloadsBodySchema = z.object({
 export interface CodecAccess {
   /** A bearer token that may use the codec (`Authorization: Bearer …`). */
   token?: string;
+  /** Or: whether a bearer token is an access token of the Web UI's identity provider (`oidcVerifier`). */
+  verifyAccessToken?: (token: string) => Promise<boolean>;
   /**
    * Origins of Web UIs whose pages may call it (CORS), e.g. `http://127.0.0.1:8233`. Their requests
    * from this machine, to a server listening on loopback only, need no token: the dev server's UI
@@ -53,7 +55,7 @@ function toWire(payloads: Payload[]): { payloads: { metadata: Record<string, str
 }
 
 /** Whether the request may use the codec; the reason when not. */
-export function codecAccessRefusal({
+export async function codecAccessRefusal({
   access,
   authorization,
   origin,
@@ -63,21 +65,23 @@ export function codecAccessRefusal({
   authorization: string | undefined;
   origin: string | undefined;
   remoteAddress: string;
-}): string | undefined {
+}): Promise<string | undefined> {
   const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
-  if (
-    bearer !== undefined &&
-    access.token !== undefined &&
-    secretsMatch({ presented: bearer, expected: access.token })
-  )
-    return undefined;
-  if (bearer !== undefined) return 'the bearer token is not the codec token';
+  if (bearer !== undefined) {
+    if (access.token !== undefined && secretsMatch({ presented: bearer, expected: access.token }))
+      return undefined;
+    if (access.verifyAccessToken && (await access.verifyAccessToken(bearer))) return undefined;
+    return access.verifyAccessToken
+      ? 'the bearer token is neither the codec token nor a valid access token of the identity provider'
+      : 'the bearer token is not the codec token';
+  }
   const local = access.listensOnLoopback && isLoopback({ host: remoteAddress });
   if (local && origin !== undefined && access.origins.includes(origin)) return undefined;
-  if (local && origin === undefined && access.token === undefined) return undefined;
-  return access.token === undefined
-    ? 'the codec answers only this machine’s allowed Web UI origins without a token, and none is configured for others'
-    : 'send Authorization: Bearer <the codec token>';
+  const anyCredential = access.token !== undefined || access.verifyAccessToken !== undefined;
+  if (local && origin === undefined && !anyCredential) return undefined;
+  return anyCredential
+    ? 'send Authorization: Bearer <the codec token, or the Web UI’s access token>'
+    : 'the codec answers only this machine’s allowed Web UI origins without a token, and none is configured for others';
 }
 
 /** Registers the codec routes (under the app's prefix) on a Fastify app. */
@@ -98,7 +102,7 @@ export async function registerCodecRoutes({
     maxAge: 600,
   });
   const handle = (direction: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
-    const refusal = codecAccessRefusal({
+    const refusal = await codecAccessRefusal({
       access,
       authorization: request.headers.authorization,
       origin: request.headers.origin,

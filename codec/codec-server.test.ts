@@ -136,3 +136,32 @@ describe('the codec server', () => {
     expect(malformed.status).toBe(400);
   });
 });
+
+test("with an identity provider configured, the Web UI's forwarded access token is accepted once it verifies", async () => {
+  const verified: string[] = [];
+  const oidc = await startCodecServer({
+    keys,
+    host: '127.0.0.1',
+    port: 0,
+    access: {
+      origins: [uiOrigin],
+      verifyAccessToken: async (presented) => {
+        verified.push(presented);
+        return presented === 'a-valid-ui-access-token';
+      },
+    },
+  });
+  try {
+    const call = (authorization: string) =>
+      fetch(`${oidc.url}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-namespace': 'default', authorization },
+        body: JSON.stringify({ payloads: [] }),
+      });
+    expect((await call('Bearer a-valid-ui-access-token')).status).toBe(200);
+    expect((await call('Bearer forged')).status).toBe(401);
+    expect(verified).toEqual(['a-valid-ui-access-token', 'forged']);
+  } finally {
+    await oidc.close();
+  }
+});

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { encryptionKeysFromEnv, encryptionKeysVariable } from '../../codec/encryption-keys';
+import { oidcVerifier } from '../../codec/oidc-verifier';
 import { isLoopback } from '../../dashboard/is-loopback';
 import { checkEncryptionKeys } from '../check-encryption-keys';
 import { CliError } from '../cli-error';
@@ -23,6 +24,8 @@ const flagsSchema = z
     tlsCert: z.string().min(1).optional(),
     tlsKey: z.string().min(1).optional(),
     behindTlsProxy: z.boolean().default(false),
+    oidcIssuer: z.url('expected the identity provider, e.g. https://login.example.com/').optional(),
+    oidcAudience: z.string().min(1).optional(),
   })
   .refine((f) => (f.tlsCert === undefined) === (f.tlsKey === undefined), {
     message: 'give --tls-cert and --tls-key together',
@@ -47,6 +50,11 @@ export function registerCodecServerCommand({ program }: { program: Command }): v
     .option('--tls-cert <file>', 'serve https with this certificate (PEM)')
     .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
     .option('--behind-tls-proxy', 'plain http beyond loopback, because a TLS proxy in front serves https')
+    .option(
+      '--oidc-issuer <url>',
+      "accept the Web UI's access tokens (passAccessToken) from this OpenID issuer",
+    )
+    .option('--oidc-audience <aud>', 'the audience those tokens must carry')
     .addHelpText(
       'after',
       `\n${encryptionKeysVariable} holds the keys. ${codecTokenVariable} (at least 24 characters) is the bearer token callers send;\n` +
@@ -70,10 +78,13 @@ export function registerCodecServerCommand({ program }: { program: Command }): v
           exitCode: exitCodes.usage,
         });
       const local = isLoopback({ host: flags.listen });
-      if (!local && token === undefined)
-        throw new CliError(`listening on ${flags.listen} (beyond loopback) needs ${codecTokenVariable}`, {
-          exitCode: exitCodes.usage,
-        });
+      if (!local && token === undefined && flags.oidcIssuer === undefined)
+        throw new CliError(
+          `listening on ${flags.listen} (beyond loopback) needs ${codecTokenVariable} or --oidc-issuer`,
+          {
+            exitCode: exitCodes.usage,
+          },
+        );
       if (!local && !flags.tlsCert && !flags.behindTlsProxy)
         throw new CliError(
           `listening on ${flags.listen} (beyond loopback) serves decrypted data: give --tls-cert/--tls-key, or --behind-tls-proxy`,
@@ -89,7 +100,16 @@ export function registerCodecServerCommand({ program }: { program: Command }): v
         keys,
         host: flags.listen,
         port: flags.port,
-        access: { ...(token && { token }), origins: flags.webUiOrigin },
+        access: {
+          ...(token && { token }),
+          ...(flags.oidcIssuer && {
+            verifyAccessToken: oidcVerifier({
+              issuer: flags.oidcIssuer,
+              ...(flags.oidcAudience && { audience: flags.oidcAudience }),
+            }),
+          }),
+          origins: flags.webUiOrigin,
+        },
         ...(https && { https }),
       }).catch((error: unknown) => {
         throw new CliError(error instanceof Error ? error.message : String(error), { cause: error });
