@@ -23,25 +23,28 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(stateDir, { recursive: true, force: true }));
 
-test('dev starts a Temporal server with its Web UI, a worker for the agent and the dashboard, prints their addresses; a turn runs there; Ctrl-C stops them all', async () => {
+/** `dev` on free ports of its own (server, Web UI, dashboard), in this test's state folder. */
+async function devOnFreePorts({ json = true, extra = [] }: { json?: boolean; extra?: string[] } = {}) {
   const [port, uiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
-  const dev = new CliProcess({
-    args: [
-      'dev',
-      '--json',
-      '--agent',
-      agent,
-      '--port',
-      String(port),
-      '--ui-port',
-      String(uiPort),
-      '--state-dir',
-      stateDir,
-      '--dashboard-port',
-      String(dashboardPort),
-    ],
-    env: noServer,
-  });
+  const args = [
+    'dev',
+    ...(json ? ['--json'] : []),
+    ...extra,
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--state-dir',
+    stateDir,
+    '--dashboard-port',
+    String(dashboardPort),
+  ];
+  return { port, uiPort, dashboardPort, args };
+}
+
+test('dev starts a Temporal server with its Web UI, a worker for the agent and the dashboard, prints their addresses; a turn runs there; Ctrl-C stops them all', async () => {
+  const { port, uiPort, dashboardPort, args } = await devOnFreePorts({ extra: ['--agent', agent] });
+  const dev = new CliProcess({ args, env: noServer });
   try {
     const [line = ''] = await dev.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
     const ready = JSON.parse(line) as Record<string, unknown>;
@@ -94,21 +97,8 @@ test('dev starts a Temporal server with its Web UI, a worker for the agent and t
 }, 120_000);
 
 test('dev without --json prints where the server, the Web UI, the dashboard and the worker are, and the command to try', async () => {
-  const [port, uiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
-  const dev = new CliProcess({
-    args: [
-      'dev',
-      '--port',
-      String(port),
-      '--ui-port',
-      String(uiPort),
-      '--state-dir',
-      stateDir,
-      '--dashboard-port',
-      String(dashboardPort),
-    ],
-    env: noServer,
-  });
+  const { port, uiPort, dashboardPort, args } = await devOnFreePorts({ json: false });
+  const dev = new CliProcess({ args, env: noServer });
   try {
     await dev.waitFor({ pattern: /Ctrl-C stops/, what: 'dev was ready' });
     expect(dev.stdout).toContain(`ready  Temporal 127.0.0.1:${port} (namespace default)`);
@@ -130,23 +120,9 @@ test('dev without --json prints where the server, the Web UI, the dashboard and 
 }, 120_000);
 
 test('with DURABLE_TURNS_ENCRYPTION_KEYS, dev points the Web UI at the dashboard’s codec routes, which decode what the worker encrypted', async () => {
-  const [port, uiPort, dashboardPort] = [await freePort(), await freePort(), await freePort()];
+  const { uiPort, dashboardPort, args } = await devOnFreePorts();
   const keys = `k0:${randomBytes(32).toString('base64')}`;
-  const withDashboard = new CliProcess({
-    args: [
-      'dev',
-      '--json',
-      '--port',
-      String(port),
-      '--ui-port',
-      String(uiPort),
-      '--state-dir',
-      stateDir,
-      '--dashboard-port',
-      String(dashboardPort),
-    ],
-    env: { ...noServer, DURABLE_TURNS_ENCRYPTION_KEYS: keys },
-  });
+  const withDashboard = new CliProcess({ args, env: { ...noServer, DURABLE_TURNS_ENCRYPTION_KEYS: keys } });
   try {
     await withDashboard.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
     const settings = (await (await fetch(`http://127.0.0.1:${uiPort}/api/v1/settings`)).json()) as {
