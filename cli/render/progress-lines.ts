@@ -58,6 +58,13 @@ export function progressLines({
             ),
           ]
         : [];
+    case 'tool.attempt_not_started':
+      return [
+        colors.yellow(
+          `  ${named(entry.toolCallId)} attempt ${entry.attempt} never started: ${clip({ text: entry.detail, max: 120 })}` +
+            (entry.retryAt === undefined ? '' : '; trying again'),
+        ),
+      ];
     case 'tool.attempt_lost':
       return [
         colors.yellow(

@@ -86,12 +86,20 @@ export function withEntry(old, entry, waves) {
       break;
     }
     case 'tool.attempt_finished': {
-      const attempt = call(timeline, entry.toolCallId)?.attempts.find((a) => a.attempt === entry.attempt);
+      const attempt = call(timeline, entry.toolCallId)?.attempts.findLast((a) => a.attempt === entry.attempt);
       if (attempt) Object.assign(attempt, { finishedAt: entry.at, outcome: outcomeOf(entry.result.status) });
       break;
     }
+    case 'tool.attempt_not_started': {
+      // Its worker could not read it (a key it lacks): it never ran, and will be tried again.
+      const c = call(timeline, entry.toolCallId);
+      const attempt = c?.attempts.findLast((a) => a.attempt === entry.attempt && a.outcome === 'running');
+      if (attempt)
+        Object.assign(attempt, { finishedAt: attempt.startedAt, outcome: 'not-started', lost: entry.detail });
+      break;
+    }
     case 'tool.attempt_lost': {
-      const attempt = call(timeline, entry.toolCallId)?.attempts.find((a) => a.attempt === entry.attempt);
+      const attempt = call(timeline, entry.toolCallId)?.attempts.findLast((a) => a.attempt === entry.attempt);
       if (attempt) Object.assign(attempt, { outcome: 'interrupted', lost: entry.detail ?? 'lost' });
       break;
     }
