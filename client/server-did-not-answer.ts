@@ -16,6 +16,9 @@ export function grpcErrorOf(error: unknown): GrpcErrorInfo | undefined {
   return error instanceof ServiceError && isGrpcServiceError(error.cause) ? error.cause : undefined;
 }
 
+/** FAILED_PRECONDITION, as the server refuses a query when no worker has polled the queue lately. */
+const failedPrecondition = 9;
+
 /**
  * The server (or the worker it asked) did not answer: a query that timed out before a busy worker
  * took it, a server restarting. Worth asking again, unlike a turn that does not exist.
@@ -23,4 +26,13 @@ export function grpcErrorOf(error: unknown): GrpcErrorInfo | undefined {
 export function serverDidNotAnswer(error: unknown): boolean {
   const grpc = grpcErrorOf(error);
   return grpc !== undefined && notAnsweredCodes.has(grpc.code);
+}
+
+/**
+ * The server refused a query because no worker polled the turn's queue lately: the worker is
+ * restarting, or too busy to poll. Worth asking again for a while, as a watcher does.
+ */
+export function noWorkerPolled(error: unknown): boolean {
+  const grpc = grpcErrorOf(error);
+  return grpc?.code === failedPrecondition && /no poller seen/i.test(grpc.details);
 }

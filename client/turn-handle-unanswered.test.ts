@@ -3,18 +3,15 @@ import { ServiceError, type WorkflowHandle } from '@temporalio/client';
 import type { ProgressPage } from '../contract/turn-workflow';
 import { TurnHandle } from './turn-handle';
 
-/** What grpc-js rejects with when a query's deadline passes before a worker answers it. */
-function deadlineExceeded(): ServiceError {
-  const grpc = Object.assign(
-    new Error('4 DEADLINE_EXCEEDED: query timed out before a worker could process it'),
-    {
-      code: 4,
-      details: 'query timed out before a worker could process it',
-      metadata: new Metadata(),
-    },
-  );
+/** What grpc-js rejects a query with, as the Temporal client wraps it. */
+function grpcRefusal(code: number, details: string): ServiceError {
+  const grpc = Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() });
   return new ServiceError('Failed to query Workflow', { cause: grpc });
 }
+/** The query's deadline passed before a worker answered it. */
+const deadlineExceeded = () => grpcRefusal(4, 'query timed out before a worker could process it');
+/** No worker polled the queue lately (it is restarting, or too busy to poll). */
+const noPoller = () => grpcRefusal(9, 'no poller seen for task queue recently, worker may be down');
 
 const finishedPage: ProgressPage = {
   entries: [{ seq: 1, entry: { type: 'turn.finished', status: 'completed' } }],
@@ -51,6 +48,15 @@ describe('a watcher whose queries go unanswered for a while', () => {
     ]);
     await expect(entriesOf(handle)).resolves.toEqual(['turn.finished']);
     expect(asked()).toBe(3);
+  });
+
+  test('asks again when no worker polled the queue lately (restarting, or too busy), and misses nothing', async () => {
+    const { handle, asked } = handleAnswering([
+      () => Promise.reject(noPoller()),
+      () => Promise.resolve(finishedPage),
+    ]);
+    await expect(entriesOf(handle)).resolves.toEqual(['turn.finished']);
+    expect(asked()).toBe(2);
   });
 
   test('gives up at once on an error that asking again cannot mend', async () => {

@@ -11,7 +11,7 @@ import {
 } from '../contract/turn-workflow';
 import { LiveTextAssembler, messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
 import { readLiveText } from './read-live-text';
-import { serverDidNotAnswer } from './server-did-not-answer';
+import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
 
 /** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */
 const busyPatienceMs = 1_000;
@@ -88,7 +88,7 @@ export class TurnHandle {
         unansweredSince = undefined;
         return answer;
       } catch (error) {
-        if (!serverDidNotAnswer(error)) throw error;
+        if (!serverDidNotAnswer(error) && !noWorkerPolled(error)) throw error;
         unansweredSince ??= Date.now();
         if (Date.now() - unansweredSince > unansweredPatienceMs) throw error;
         await pause({ ms: Math.max(intervalMs, 1_000), signal });

@@ -26,11 +26,21 @@ const env = { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_TEST_GATES: gat
 const agent = path.join(__dirname, '../agents/operator-agent.ts');
 let worker: CliProcess;
 
+/**
+ * A test here starts up to this many CLI processes one after another (the command, a second one
+ * that answers it, checks after): its time is mostly theirs to start, so it gets that many starts.
+ */
+const processStartsPerTest = 8;
+
 beforeAll(async () => {
   testTemporal();
   worker = new CliProcess({ args: ['worker', '--agent', agent, '--json'], env });
   await worker.waitFor({ pattern: /"worker":"ready"/, what: 'the worker was ready' });
-}, 60_000);
+  // What one CLI process takes to start and exit on this machine now (busy or not), times the starts.
+  const probe = await cli({ args: ['--help'] });
+  // A command that connects loads more than --help does: three such starts' worth per process.
+  jest.setTimeout(Math.max(60_000, processStartsPerTest * 3 * probe.ms));
+}, 120_000);
 afterAll(async () => {
   worker?.kill('SIGINT');
   await worker?.done;
