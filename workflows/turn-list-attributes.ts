@@ -1,7 +1,7 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { patched, upsertSearchAttributes } from '@temporalio/workflow';
 import { modelKey, tokensKey, toolCallsKey } from '../contract/search-attributes';
-import type { TurnState } from '../core';
+import { type TurnState, totalTokens } from '../core';
 
 /**
  * Turns begun before this marker do not set the list's model, calls and tokens: a replay of their
@@ -31,7 +31,7 @@ export class TurnListAttributes {
   update(view: Readonly<TurnState>): void {
     if (!this.enabled) return;
     const toolCalls = view.spent.toolCalls;
-    const tokens = view.spent.usage.inputTokens + view.spent.usage.outputTokens;
+    const tokens = totalTokens(view.spent.usage);
     if (toolCalls === this.shown.toolCalls && tokens === this.shown.tokens) return;
     this.shown = { toolCalls, tokens };
     upsertSearchAttributes([

@@ -1,5 +1,5 @@
 import type { Budget } from '../schema/turn-config';
-import type { Usage } from '../schema/usage';
+import { totalTokens, type Usage } from '../schema/usage';
 
 export interface BudgetSpent {
   modelResponses: number;
@@ -22,7 +22,7 @@ export function modelRequestBlocked(budget: Budget, spent: BudgetSpent, now: num
 
 /** Whether work may go on after a tool completes: the budgets time and tokens can run out of. */
 export function continuationBlocked(budget: Budget, spent: BudgetSpent, now: number): string | undefined {
-  const tokens = spent.usage.inputTokens + spent.usage.outputTokens;
+  const tokens = totalTokens(spent.usage);
   if (budget.maxTokens !== undefined && tokens >= budget.maxTokens) {
     return `token budget of ${budget.maxTokens} used up (${tokens} tokens)`;
   }

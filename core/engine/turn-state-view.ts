@@ -1,6 +1,6 @@
 import type { ToolOutputStatus } from '../schema/tool-output';
 import type { TurnStatus } from '../schema/turn-status';
-import type { Usage } from '../schema/usage';
+import { totalTokens, type Usage } from '../schema/usage';
 import { needsApproval } from './plan-launches';
 import { type ApprovalRequest, approvalRequest } from './turn-engine';
 import type { TurnState } from './turn-state';
@@ -46,7 +46,7 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     ...(needsApproval(c) ? { approval: approvalRequest(c) } : {}),
   }));
   const open = calls.filter((c) => c.phase !== 'done');
-  const tokens = state.spent.usage.inputTokens + state.spent.usage.outputTokens;
+  const tokens = totalTokens(state.spent.usage);
   const wallTimeMs = Math.max(0, now - state.spent.startedAt);
   const budget = state.config.budget;
   const left = (max: number | undefined, used: number) =>
