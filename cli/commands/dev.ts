@@ -11,6 +11,7 @@ import { checkEncryptionKeys } from '../check-encryption-keys';
 import { commandSetup } from '../command-setup';
 import { portFlagSchema as portSchema } from '../dashboard-flags';
 import { exitCodes } from '../exit-codes';
+import { holdPort } from '../hold-port';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
 
@@ -51,6 +52,8 @@ export function registerDevCommand({ program }: { program: Command }): void {
         ...(setup.flags.taskQueue && { DURABLE_TURNS_TASK_QUEUE: setup.flags.taskQueue }),
       };
       checkEncryptionKeys();
+      // Held while the server starts, so none of the ports it picks at random is the dashboard's.
+      const dashboardPortHold = await holdPort({ port: flags.dashboardPort });
       const temporal = await ensureTemporal({
         env,
         searchAttributes: turnSearchAttributeList,
@@ -61,6 +64,9 @@ export function registerDevCommand({ program }: { program: Command }): void {
         // With keys, the Web UI decodes through the dashboard's codec routes.
         ...(encryptionKeysFromEnv() && { uiCodecEndpoint: `http://127.0.0.1:${flags.dashboardPort}/codec` }),
         log,
+      }).catch(async (error: unknown) => {
+        await dashboardPortHold?.release();
+        throw error;
       });
       let stopped = false;
       const stopServer = async () => {
@@ -86,6 +92,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
           taskQueue: temporal.taskQueue,
           agent,
         });
+        await dashboardPortHold?.release();
         const dashboard = await startDevDashboard({
           connectionOptions: temporal.connectionOptions,
           address: temporal.address,
@@ -132,6 +139,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
         }
         await connection.close();
       } finally {
+        await dashboardPortHold?.release();
         await stopServer();
       }
       process.exitCode = exitCodes.ok;
