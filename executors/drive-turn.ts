@@ -110,6 +110,7 @@ async function drive({
           for (const start of op.starts) tools.launch(start);
           break;
         case 'wait':
+          if (op.stop) tools.stop(op.stop, new Error('the turn no longer waits for this call'));
           for (const request of op.approvals) {
             if (asked.has(request.toolCallId)) continue;
             asked.add(request.toolCallId);

@@ -12,6 +12,8 @@ import type { TurnHost } from './turn-host';
 export class InProcessTools {
   private running = 0;
   private controller?: AbortController;
+  /** Background calls may be stopped one by one (the turn stops waiting for them), so each has its own. */
+  private readonly backgroundControllers = new Map<string, AbortController>();
   private allDone?: () => void;
 
   constructor(
@@ -29,7 +31,12 @@ export class InProcessTools {
     const { toolCallId } = start.call;
     const { attempt } = start;
     // runToolAttempt never rejects: every way an attempt can end is a result.
-    const { signal } = this.controller;
+    let { signal } = this.controller;
+    if (start.call.policy.background) {
+      const own = new AbortController();
+      this.backgroundControllers.set(toolCallId, own);
+      signal = own.signal;
+    }
     const { tracing } = this.host;
     // The span ends in this attempt's one `then`, not in one of its own (a promise per call more).
     const span = tracing
@@ -56,6 +63,7 @@ export class InProcessTools {
       signal,
     }).then(({ result, durationMs }) => {
       if (span && tracing) endToolAttemptSpan({ tracing, span, result });
+      this.backgroundControllers.delete(toolCallId);
       this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
       this.running -= 1;
       if (this.running === 0) this.allDone?.();
@@ -65,7 +73,14 @@ export class InProcessTools {
 
   /** Tells every running attempt to stop; what each then reports is still queued. */
   abortAll(reason: unknown): void {
-    if (this.running > 0) this.controller?.abort(reason);
+    if (this.running === 0) return;
+    this.controller?.abort(reason);
+    for (const controller of this.backgroundControllers.values()) controller.abort(reason);
+  }
+
+  /** Tells these running attempts to stop (again is harmless); what each then reports is still queued. */
+  stop(toolCallIds: readonly string[], reason: unknown): void {
+    for (const id of toolCallIds) this.backgroundControllers.get(id)?.abort(reason);
   }
 
   /** Resolves once no attempt is running. */

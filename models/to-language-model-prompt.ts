@@ -67,7 +67,13 @@ export function toLanguageModelPrompt({
         prompt.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        prompt.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
+        prompt.push({
+          role: 'user',
+          content:
+            typeof message.content === 'string'
+              ? [{ type: 'text', text: message.content }]
+              : message.content.map((part) => ({ type: 'text', text: part.text })),
+        });
         break;
       case 'assistant': {
         const content = assistantContent(message, objectToolInputs);

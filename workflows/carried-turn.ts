@@ -65,6 +65,9 @@ export function packCarried(
     if (message.role !== 'tool') continue;
     for (const part of message.content) if (part.output.notice) notices[part.toolCallId] = part.output.notice;
   }
+  // A background call's notice is on its delivered output, not on its placeholder.
+  for (const { toolCallId, output } of snapshot.delivered ?? [])
+    if (output.notice) notices[toolCallId] = output.notice;
   const callIdsFromEvents = sameList(callIdsOf(events), snapshot.callIds);
   const head: PackedTurn = {
     snapshot: {

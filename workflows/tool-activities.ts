@@ -2,6 +2,7 @@ import {
   ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   isCancellation,
   proxyActivities,
   TimeoutFailure,
@@ -20,6 +21,8 @@ import { toolSummary } from './tool-summary';
  */
 export class ToolActivities {
   private readonly pending = new Map<string, Promise<void>>();
+  /** Background calls run in scopes of their own, so one can be stopped while the turn goes on. */
+  private readonly scopes = new Map<string, CancellationScope>();
 
   constructor(
     private readonly input: TurnWorkflowInput,
@@ -45,8 +48,8 @@ export class ToolActivities {
     });
     const key = `${call.toolCallId}#${attempt}`;
     const { toolCallId } = call;
-    const done = activities
-      .runTool({
+    const run = () =>
+      activities.runTool({
         turnId: this.input.turnId,
         call,
         attempt,
@@ -54,7 +57,13 @@ export class ToolActivities {
         maxOutputBytes: this.input.maxOutputBytes,
         idempotencyKey: start.idempotencyKey,
         timeoutMs: start.timeoutMs,
-      })
+      });
+    let scope: CancellationScope | undefined;
+    if (call.policy.background) {
+      scope = new CancellationScope();
+      this.scopes.set(toolCallId, scope);
+    }
+    const done = (scope ? scope.run(run) : run())
       .then(
         ({ result, durationMs }) => {
           this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
@@ -63,8 +72,24 @@ export class ToolActivities {
           this.queue.push(this.failedAttempt(error, call.policy, toolCallId, attempt));
         },
       )
-      .finally(() => this.pending.delete(key));
+      .finally(() => {
+        this.pending.delete(key);
+        if (scope && this.scopes.get(toolCallId) === scope) this.scopes.delete(toolCallId);
+      });
     this.pending.set(key, done);
+  }
+
+  /**
+   * Cancels these background calls' activities (again is harmless): they see it through their
+   * heartbeats, and what they then report is queued like any result.
+   */
+  stop(toolCallIds: readonly string[]): void {
+    for (const id of toolCallIds) this.scopes.get(id)?.cancel();
+  }
+
+  /** Background calls still running: continue-as-new waits for none of them. */
+  get runningInBackground(): number {
+    return this.scopes.size;
   }
 
   /** Resolves once every attempt launched so far has ended and queued its event. */

@@ -97,7 +97,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   try {
     for (;;) {
       feed({ launch: true });
-      if (!engine.finished && continueAsNewDue(input)) {
+      if (!engine.finished && continueAsNewDue(input, tools.runningInBackground)) {
         show('continuing as new once nothing runs');
         await continueAsNewWhenDrained({ input, turn, tools, queue, feed: () => feed({ launch: true }) });
         continue;
@@ -127,6 +127,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           for (const start of op.starts) tools.launch(start);
           break;
         case 'wait': {
+          if (op.stop) tools.stop(op.stop);
           listed.update(engine.view);
           setWaiting(op.approvals.length > 0);
           const wake = () => queue.length > 0;
@@ -226,7 +227,20 @@ function finish(turn: TurnRecord): TurnWorkflowResult {
   return { ...summary, packed: packJson({ events: turn.events, notices }) };
 }
 
-function continueAsNewDue(input: TurnWorkflowInput): boolean {
+/**
+ * An activity cannot outlive its run, so continue-as-new waits for background calls that run: the
+ * turn goes on meanwhile (history grows) until it reaches a ceiling well below Temporal's limits
+ * (51,200 events, 50 MiB); past it, nothing new starts until they finish (each within its timeout).
+ */
+function continueAsNewDue(input: TurnWorkflowInput, runningInBackground: number): boolean {
   const info = workflowInfo();
-  return info.continueAsNewSuggested || info.historyLength >= input.continueAsNewAfterEvents;
+  const due = info.continueAsNewSuggested || info.historyLength >= input.continueAsNewAfterEvents;
+  if (!due || runningInBackground === 0) return due;
+  return (
+    info.historyLength >= Math.min(5 * input.continueAsNewAfterEvents, postponedEventsCeiling) ||
+    info.historySize >= postponedBytesCeiling
+  );
 }
+
+const postponedEventsCeiling = 20_000;
+const postponedBytesCeiling = 20 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { Message } from '../../core';
+import { type Message, userText } from '../../core';
 import type { Colors } from '../output';
 import { shortArgs } from './short-text';
 
@@ -8,8 +8,9 @@ export function transcriptLines({ transcript, colors }: { transcript: Message[];
   return transcript.flatMap((message): string[] => {
     switch (message.role) {
       case 'system':
+        return [colors.bold('system:'), ...indent(message.content)];
       case 'user':
-        return [colors.bold(`${message.role}:`), ...indent(message.content)];
+        return [colors.bold('user:'), ...indent(userText(message))];
       case 'assistant':
         return [
           colors.bold('assistant:'),

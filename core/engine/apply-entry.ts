@@ -1,12 +1,14 @@
 import { LoopDetector } from '../detection/loop-detector';
 import { WavePlanner } from '../dispatch/plan-waves';
 import type { JournalEntry } from '../schema/journal-entry';
+import type { TextPart } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import { copyOutput, type ToolOutput } from '../schema/tool-output';
 import { type TurnConfig, turnConfigSchema } from '../schema/turn-config';
 import type { HaltReason } from '../schema/turn-status';
 import { addUsage } from '../schema/usage';
 import { retryDelay } from '../tools/retry-decision';
+import { backgroundCall, batchOutputOf, deliveryPart } from './background-calls';
 import { type BatchState, type CallState, initialState, type TurnState } from './turn-state';
 
 /**
@@ -33,6 +35,7 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       state.detector = new LoopDetector(entry.config.detection);
       return state;
     case 'model.requested':
+      state.backgroundWaitSince = undefined;
       state.modelInFlight = true;
       state.modelFailures = 0;
       state.modelRetryAt = undefined;
@@ -58,6 +61,10 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       call.attempts.push({ attempt: entry.attempt, startedAt: entry.at });
       call.phase = 'running';
       call.retryAt = undefined;
+      if (call.call.policy.background && !call.backgrounded) {
+        call.backgrounded = true;
+        state.background.push(call);
+      }
       return state;
     }
     case 'tool.attempt_finished':
@@ -65,7 +72,7 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
     case 'tool.attempt_lost': {
       const call = callOf(state, entry.toolCallId);
       if (call.phase === 'done') return state;
-      if (entry.rerun) {
+      if (entry.rerun && !call.stopRequested) {
         call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
         call.phase = 'pending';
         call.nextAttempt = entry.attempt;
@@ -86,10 +93,10 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       call.attempts = call.attempts.filter((a) => a.attempt !== entry.attempt);
       call.nextAttempt = entry.attempt;
       call.notStartedAttempts = (call.notStartedAttempts ?? 0) + 1;
-      if (entry.retryAt === undefined) {
+      if (entry.retryAt === undefined || call.stopRequested) {
         decide(call, {
           status: 'interrupted',
-          content: `not completed: ${state.halt?.detail ?? 'the turn stopped'} (the call never started: ${entry.detail})`,
+          content: `not completed: ${call.stopRequested ?? state.halt?.detail ?? 'the turn stopped'} (the call never started: ${entry.detail})`,
           attempts: ranAttempts(call),
           errorType: state.halt?.reason ?? 'interrupted',
         });
@@ -126,6 +133,14 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       return applyHalt(state, entry.reason, entry.detail);
     case 'tool.completed':
       return applyRecorded(state, entry.toolCallId);
+    case 'background.delivered':
+      return applyDelivered(state, entry.deliveries);
+    case 'background.waiting':
+      state.backgroundWaitSince = entry.at;
+      return state;
+    case 'background.stopped':
+      for (const call of state.background) stopCall(call, entry.detail);
+      return state;
     case 'turn.finished':
       state.finished = { status: entry.status, ...(entry.reason ? { reason: entry.reason } : {}) };
       state.modelInFlight = false;
@@ -234,13 +249,14 @@ function applyAttemptFinished(
   attempt.durationMs = entry.durationMs;
   attempt.result = entry.result;
   const result = entry.result;
-  if (result.status === 'needs-approval' && state.halt) {
-    // Nothing waits for a decision once the turn is halting.
+  const stopped = call.stopRequested;
+  if (result.status === 'needs-approval' && (state.halt || stopped)) {
+    // Nothing waits for a decision once the turn is halting (or the call is being stopped).
     decide(call, {
       status: 'interrupted',
-      content: `not completed: ${state.halt.detail}`,
+      content: `not completed: ${stopped ?? state.halt?.detail}`,
       attempts: ranAttempts(call),
-      errorType: state.halt.reason,
+      errorType: state.halt?.reason ?? 'background-wait-expired',
     });
     return state;
   }
@@ -253,7 +269,7 @@ function applyAttemptFinished(
     return state;
   }
   const delay = retryDelay({ policy: call.call.policy.retry, attempt: entry.attempt, result });
-  if (delay !== undefined && !state.halt) {
+  if (delay !== undefined && !state.halt && !stopped) {
     call.phase = 'retry-wait';
     call.nextAttempt = entry.attempt + 1;
     call.retryAt = entry.at + delay;
@@ -262,6 +278,8 @@ function applyAttemptFinished(
   // Built by assignment, not conditional spreads: this runs for every call of every turn.
   const output: ToolOutput = { status: result.status, content: result.content, attempts: ranAttempts(call) };
   if (result.status !== 'ok') output.errorType = result.errorType;
+  // A call stopped by the engine did not finish for the engine's reason, in the same words everywhere.
+  if (stopped && result.status === 'interrupted') output.content = `not completed: ${stopped}`;
   if ('truncated' in result && result.truncated) output.truncated = true;
   decide(call, output);
   return state;
@@ -287,17 +305,67 @@ function applyHalt(state: TurnState, reason: HaltReason, detail: string): TurnSt
       errorType: reason,
     });
   }
+  // A background call may run for hours: a halt stops it (its host aborts it) rather than waiting.
+  for (const call of state.background) {
+    if (call.phase === 'running') call.stopRequested ??= detail;
+    else if (call.phase !== 'done')
+      decide(call, {
+        status: 'interrupted',
+        content: `not completed: ${detail}`,
+        attempts: ranAttempts(call),
+        errorType: reason,
+      });
+  }
   return state;
+}
+
+/** The wait for background calls ran out: running calls are stopped, waiting ones interrupted. */
+function stopCall(call: CallState, detail: string): void {
+  if (call.phase === 'done') return;
+  if (call.phase === 'running') {
+    call.stopRequested ??= detail;
+    return;
+  }
+  call.stopRequested ??= detail;
+  decide(call, {
+    status: 'interrupted',
+    content: `not completed: ${detail}`,
+    attempts: ranAttempts(call),
+    errorType: 'background-wait-expired',
+  });
 }
 
 function applyRecorded(state: TurnState, toolCallId: string): TurnState {
   const batch = state.batch;
   const call = callOf(state, toolCallId);
-  if (!batch || !call.final || call.recorded) return state;
+  const slot = batchOutputOf(call);
+  if (!batch || !slot || call.recorded) return state;
   call.recorded = true;
   batch.recordedCount = call.position + 1;
-  const output = copyOutput(call.final);
-  // Loop detection sees every attempt that produced a result, in batch order at recording time.
+  // A background call's true output is observed when it is delivered, not its placeholder now.
+  const output = call.backgrounded ? slot : observed(state, call);
+  if (!call.backgrounded) call.final = output;
+  state.outputs.push({ toolCallId, toolName: call.call.toolName, output });
+  if (batch.recordedCount === batch.calls.length) {
+    state.messages.push({
+      role: 'tool',
+      content: batch.calls.map((c) => ({
+        type: 'tool-result' as const,
+        toolCallId: c.call.toolCallId,
+        toolName: c.call.toolName,
+        output: (c.backgrounded ? batchOutputOf(c) : c.final) as ToolOutput,
+      })),
+    });
+  }
+  return state;
+}
+
+/**
+ * The call's output as recorded, with the loop detector's notice: detection sees every attempt
+ * that produced a result, in the order outputs are recorded.
+ */
+function observed(state: TurnState, call: CallState): ToolOutput {
+  const output = copyOutput(call.final as ToolOutput);
   for (const attempt of call.attempts) {
     const result = attempt.result;
     if (!result || !('resultHash' in result)) continue;
@@ -313,19 +381,35 @@ function applyRecorded(state: TurnState, toolCallId: string): TurnState {
       state.pendingHalt = { reason: 'loop_detected', detail: verdict.message };
     }
   }
-  call.final = output;
-  state.outputs.push({ toolCallId, toolName: call.call.toolName, output });
-  if (batch.recordedCount === batch.calls.length) {
-    state.messages.push({
-      role: 'tool',
-      content: batch.calls.map((c) => ({
-        type: 'tool-result' as const,
-        toolCallId: c.call.toolCallId,
-        toolName: c.call.toolName,
-        output: c.final as ToolOutput,
-      })),
-    });
+  return output;
+}
+
+/**
+ * Background outputs delivered: each takes the place of its placeholder among the outputs, and the
+ * transcript gets one user message with a part per call; the model has something new to answer.
+ */
+function applyDelivered(
+  state: TurnState,
+  deliveries: Extract<JournalEntry, { type: 'background.delivered' }>['deliveries'],
+): TurnState {
+  const parts: TextPart[] = [];
+  for (const delivery of deliveries) {
+    const index = state.background.findIndex((c) => c.call.toolCallId === delivery.toolCallId);
+    const call = state.background[index];
+    if (!call?.final) continue;
+    state.background.splice(index, 1);
+    const output = observed(state, call);
+    call.final = output;
+    state.delivered.add(delivery.toolCallId);
+    const at = state.outputs.findIndex((o) => o.toolCallId === delivery.toolCallId);
+    const entry = { toolCallId: delivery.toolCallId, toolName: call.call.toolName, output };
+    if (at >= 0) state.outputs[at] = entry;
+    else state.outputs.push(entry);
+    parts.push(deliveryPart(entry));
   }
+  if (parts.length === 0) return state;
+  state.messages.push({ role: 'user', content: parts });
+  state.modelDone = false;
   return state;
 }
 
@@ -351,7 +435,10 @@ function ranAttempts(call: CallState): number {
 }
 
 function callOf(state: TurnState, toolCallId: string): CallState {
-  const call = state.batch?.byId.get(toolCallId);
-  if (!call) throw new Error(`journal names tool call ${toolCallId}, which is not in the current batch`);
+  const call = state.batch?.byId.get(toolCallId) ?? backgroundCall(state, toolCallId);
+  if (!call)
+    throw new Error(
+      `journal names tool call ${toolCallId}, which is not in the current batch nor running in the background`,
+    );
   return call;
 }

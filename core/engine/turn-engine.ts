@@ -22,12 +22,13 @@ import type { JournalEntry } from '../schema/journal-entry';
 import type { AssistantMessage, Message, TurnInput } from '../schema/messages';
 import { normalizeInput } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
-import { copyOutput } from '../schema/tool-output';
+import { copyOutput, type ToolOutput } from '../schema/tool-output';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { modelRequestKey, toolCallKey } from '../tools/idempotency-key';
 import { backoffDelay } from '../tools/retry-decision';
 import { applyEntry } from './apply-entry';
+import { backgroundCall, batchOutputOf, deliverable, planBackground } from './background-calls';
 import { engineRevision, maxLostAttemptReruns, notStartedDelay } from './engine-revision';
 import { type LaunchPlan, needsApproval, planLaunches } from './plan-launches';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
@@ -84,8 +85,12 @@ export interface ModelCall {
 export type TurnOperation =
   | ModelCall
   | { kind: 'run-tools'; starts: ToolStart[] }
-  /** Nothing to start: wait for a running call, a retry (of a call or the model) due at `untilMs`, or the approvals listed. */
-  | { kind: 'wait'; untilMs?: number; approvals: ApprovalRequest[] }
+  /**
+   * Nothing to start: wait for a running call, a retry (of a call or the model) due at `untilMs`,
+   * or the approvals listed. `stop` names running calls the host must abort now (background calls
+   * the turn no longer waits for); it may name the same call again, so aborting must be idempotent.
+   */
+  | { kind: 'wait'; untilMs?: number; approvals: ApprovalRequest[]; stop?: string[] }
   | { kind: 'finished'; outcome: TurnOutcome };
 
 /** What a host does next, and the entries it must persist before doing it. */
@@ -178,33 +183,34 @@ export class TurnEngine {
         `turn ${this.state.turnId}: response ${this.state.batch.responseIndex} is still streaming; feed onModelResponded first`,
       );
     }
-    if (this.state.batch && batchOpen(this.state)) {
-      this.expireApprovals(this.state.batch, now, entries);
+    if (batchOpen(this.state) || this.state.background.length > 0) {
+      this.expireApprovals(now, entries);
       this.settle(entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
     }
     if (batchOpen(this.state)) {
-      const batch = this.state.batch;
       const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
       if (blocked && !this.state.halt)
         this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
-      const { plan, starts } = this.launch(batch, now, entries);
+      return this.launchOrWait(now, entries, 'batch is open');
+    }
+    const state = this.state;
+    // The model is done (or the turn halted) but background calls still run: wait for them.
+    if (!state.modelInFlight && state.background.length > 0 && (state.modelDone || state.halt)) {
+      const blocked = continuationBlocked(state.config.budget, state.spent, now);
+      if (blocked && !state.halt)
+        this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
+      const waitedOut = this.backgroundWaitDeadline(now, entries);
       this.settle(entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+      // A delivery gave the model something new to answer: ask it (below); otherwise wait.
+      if (this.state.modelDone || this.state.halt)
+        return this.launchOrWait(now, entries, 'the turn waits for background calls', waitedOut);
+    }
+    if (!this.state.modelInFlight && !this.state.halt && this.state.background.length > 0) {
+      // A background retry that is due starts before the request, not after the response.
+      const { starts } = this.launch(undefined, now, entries);
       if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
-      const approvals = this.state.halt ? [] : plan.approvals.map((c) => approvalRequest(c));
-      const deadline = this.state.halt ? undefined : this.approvalDeadline(plan.approvals, now, entries);
-      // Waves run in order, so every running call is in the wave the plan looked at.
-      const running = plan.running > 0;
-      const retryAt = this.state.halt ? undefined : plan.nextRetryAt;
-      const untilMs =
-        retryAt === undefined ? deadline : deadline === undefined ? retryAt : Math.min(retryAt, deadline);
-      if (!running && approvals.length === 0 && untilMs === undefined) {
-        throw new Error(
-          `turn ${this.state.turnId}: batch is open but nothing runs or waits (engine invariant broken)`,
-        );
-      }
-      return { entries, op: { kind: 'wait', approvals, ...(untilMs !== undefined ? { untilMs } : {}) } };
     }
 
     if (this.state.modelInFlight) {
@@ -343,7 +349,7 @@ export class TurnEngine {
       durationMs,
     });
     const blocked = continuationBlocked(this.state.config.budget, this.state.spent, now);
-    if (blocked && !this.state.halt && batchOpen(this.state)) {
+    if (blocked && !this.state.halt && (batchOpen(this.state) || this.state.background.length > 0)) {
       this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
       this.settle(entries);
     }
@@ -511,7 +517,7 @@ export class TurnEngine {
       // ones stand, as a partial response, and the turn carries on from them.
       entries.push(...this.onModelResponded(this.partialResponse(hostLostMidStream)));
     }
-    for (const call of this.state.batch?.calls ?? []) {
+    for (const call of this.openCalls()) {
       if (call.phase !== 'running') continue;
       const attempt = call.attempts.find((a) => !a.result)?.attempt ?? call.nextAttempt;
       this.commit(this.lostEntry(call, attempt), entries);
@@ -523,7 +529,10 @@ export class TurnEngine {
   /** After a halt nothing new starts, so a lost call is not run again even if it could be. */
   private lostEntry(call: CallState, attempt: number, detail?: string): JournalEntry {
     const rerun =
-      call.call.policy.retrySafe && !this.state.halt && (call.lostAttempts ?? 0) < maxLostAttemptReruns;
+      call.call.policy.retrySafe &&
+      !this.state.halt &&
+      call.stopRequested === undefined &&
+      (call.lostAttempts ?? 0) < maxLostAttemptReruns;
     return {
       type: 'tool.attempt_lost',
       toolCallId: call.call.toolCallId,
@@ -535,19 +544,103 @@ export class TurnEngine {
 
   /** Calls currently running (for hosts that must abort them on cancel). */
   runningCalls(): string[] {
-    return (this.state.batch?.calls ?? []).filter((c) => c.phase === 'running').map((c) => c.call.toolCallId);
+    return this.openCalls()
+      .filter((c) => c.phase === 'running')
+      .map((c) => c.call.toolCallId);
   }
 
+  /**
+   * Starts what may start now; when nothing does, the wait: for running calls, retries and
+   * approvals (of the batch and of background calls), and the deadline `alsoUntil`.
+   */
+  private launchOrWait(now: number, entries: JournalEntry[], what: string, alsoUntil?: number): Step {
+    const { plan, starts } = this.launch(this.state.batch, now, entries);
+    this.settle(entries);
+    if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+    if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
+    const halted = this.state.halt !== undefined;
+    const approvals = halted ? [] : plan.approvals.map((c) => approvalRequest(c));
+    const deadline = halted ? undefined : this.approvalDeadline(plan.approvals, now, entries);
+    let untilMs = halted ? undefined : plan.nextRetryAt;
+    for (const at of [deadline, halted ? undefined : alsoUntil])
+      if (at !== undefined) untilMs = untilMs === undefined ? at : Math.min(untilMs, at);
+    const stop = this.state.background
+      .filter((c) => c.phase === 'running' && c.stopRequested !== undefined)
+      .map((c) => c.call.toolCallId);
+    if (plan.running === 0 && approvals.length === 0 && untilMs === undefined) {
+      throw new Error(
+        `turn ${this.state.turnId}: ${what} but nothing runs or waits (engine invariant broken)`,
+      );
+    }
+    return {
+      entries,
+      op: {
+        kind: 'wait',
+        approvals,
+        ...(untilMs !== undefined ? { untilMs } : {}),
+        ...(stop.length > 0 ? { stop } : {}),
+      },
+    };
+  }
+
+  /**
+   * Notes when the wait for background calls began; once it has lasted `maxBackgroundWaitMs`, the
+   * calls still out are stopped. Returns when that will be, while it is ahead.
+   */
+  private backgroundWaitDeadline(now: number, entries: JournalEntry[]): number | undefined {
+    const state = this.state;
+    if (state.halt) return undefined;
+    if (state.backgroundWaitSince === undefined)
+      this.commit({ type: 'background.waiting', at: now }, entries);
+    const maxMs = state.config.timeouts.maxBackgroundWaitMs;
+    if (maxMs === undefined) return undefined;
+    const until = (state.backgroundWaitSince ?? now) + maxMs;
+    if (now < until) return until;
+    if (state.background.some((c) => c.stopRequested === undefined))
+      this.commit(
+        {
+          type: 'background.stopped',
+          at: now,
+          detail: `the turn waited ${maxMs} ms (maxBackgroundWaitMs) for it to finish in the background`,
+        },
+        entries,
+      );
+    return undefined;
+  }
+
+  /** Batch calls first (waves, concurrency), then background calls due again (retries, reruns). */
   private launch(
-    batch: BatchState,
+    batch: BatchState | undefined,
     now: number,
     entries: JournalEntry[],
   ): { plan: LaunchPlan; starts: ToolStart[] } {
-    const plan = this.state.halt
-      ? { starts: [], approvals: [], running: batch.calls.filter((c) => c.phase === 'running').length }
-      : planLaunches({ batch, dispatch: this.state.config.dispatch, now });
+    const { background } = this.state;
+    const open = batch && batchOpen(this.state) ? batch : undefined;
+    const plan: LaunchPlan = !open
+      ? { starts: [], approvals: [], running: 0, blocked: 0 }
+      : this.state.halt
+        ? {
+            starts: [],
+            approvals: [],
+            running: open.calls.filter((c) => c.phase === 'running' && !c.backgrounded).length,
+            blocked: 0,
+          }
+        : planLaunches({ batch: open, dispatch: this.state.config.dispatch, now, background });
+    const starts = this.startCalls(plan.starts, now, entries);
+    if (background.length === 0) return { plan, starts };
+    const runningInBatch = open ? open.calls.filter((c) => c.phase === 'running' && !c.backgrounded) : [];
+    const later = planBackground(this.state, now, runningInBatch);
+    starts.push(...this.startCalls(later.starts, now, entries));
+    plan.running += later.running;
+    plan.approvals.push(...later.approvals);
+    if (later.nextRetryAt !== undefined)
+      plan.nextRetryAt = Math.min(plan.nextRetryAt ?? Number.POSITIVE_INFINITY, later.nextRetryAt);
+    return { plan, starts };
+  }
+
+  private startCalls(calls: readonly CallState[], now: number, entries: JournalEntry[]): ToolStart[] {
     const starts: ToolStart[] = [];
-    for (const call of plan.starts) {
+    for (const call of calls) {
       const overBudget = call.launched
         ? undefined
         : toolCallBlocked(this.state.config.budget, this.state.spent);
@@ -576,7 +669,7 @@ export class TurnEngine {
         timeoutMs: call.call.policy.timeoutMs ?? this.state.config.timeouts.toolMs,
       });
     }
-    return { plan, starts };
+    return starts;
   }
 
   /**
@@ -604,10 +697,10 @@ export class TurnEngine {
   }
 
   /** Rejects, as expired, every call that waited for a decision longer than the approval timeout. */
-  private expireApprovals(batch: BatchState, now: number, entries: JournalEntry[]): void {
+  private expireApprovals(now: number, entries: JournalEntry[]): void {
     const timeoutMs = this.state.config.approvals.timeoutMs;
     if (timeoutMs === undefined || this.state.halt) return;
-    for (const call of batch.calls) {
+    for (const call of this.openCalls()) {
       if (
         call.approvalRequestedAt === undefined ||
         !needsApproval(call) ||
@@ -688,7 +781,15 @@ export class TurnEngine {
 
   private openCall(toolCallId: string): CallState | undefined {
     if (this.state.finished) return undefined;
-    return this.state.batch?.byId.get(toolCallId);
+    return this.state.batch?.byId.get(toolCallId) ?? backgroundCall(this.state, toolCallId);
+  }
+
+  /** The current batch's calls, then background calls of earlier batches. */
+  private openCalls(): CallState[] {
+    const batch = this.state.batch;
+    const calls = batch && batchOpen(this.state) ? [...batch.calls] : [];
+    for (const call of this.state.background) if (!batch?.byId.has(call.call.toolCallId)) calls.push(call);
+    return calls;
   }
 
   private transition(entry: JournalEntry): JournalEntry[] {
@@ -722,14 +823,30 @@ export class TurnEngine {
         // Outputs are recorded after the response that asked for them, never while it streams.
         if (state.batch.streamOpen) return;
         const next = state.batch.calls[state.batch.recordedCount];
-        if (next?.final) {
+        const output = next && batchOutputOf(next);
+        if (next && output) {
           // The notice is derived again on replay (loop detection), so it is not recorded.
-          const output = copyOutput(next.final, { withNotice: false });
-          this.commit({ type: 'tool.completed', toolCallId: next.call.toolCallId, output }, into);
+          const recorded = copyOutput(output, { withNotice: false });
+          this.commit({ type: 'tool.completed', toolCallId: next.call.toolCallId, output: recorded }, into);
           continue;
         }
         return;
       }
+      // Background outputs are delivered between requests, never into one that is in flight.
+      if (state.background.length > 0 && (!state.modelInFlight || state.halt)) {
+        const ready = deliverable(state);
+        if (ready.length > 0) {
+          const deliveries = ready.map((c) => ({
+            toolCallId: c.call.toolCallId,
+            toolName: c.call.toolName,
+            output: copyOutput(c.final as ToolOutput, { withNotice: false }),
+          }));
+          this.commit({ type: 'background.delivered', deliveries }, into);
+          continue;
+        }
+      }
+      // A turn ends only once every background output is delivered.
+      if (state.background.length > 0) return;
       if (state.halt) {
         this.commit({ type: 'turn.finished', status: state.halt.reason, reason: state.halt.detail }, into);
         return;

@@ -7,6 +7,7 @@ import { type ToolOutput, toolOutputSchema } from '../schema/tool-output';
 import { turnConfigSchema } from '../schema/turn-config';
 import { haltReasonSchema, turnStatusSchema } from '../schema/turn-status';
 import { usageSchema } from '../schema/usage';
+import { batchOutputOf } from './background-calls';
 import type { BatchState, TurnState } from './turn-state';
 
 /**
@@ -44,6 +45,8 @@ const callSnapshotSchema = z.object({
   recorded: z.boolean(),
   lostAttempts: z.number().int().optional(),
   notStartedAttempts: z.number().int().optional(),
+  backgrounded: z.boolean().optional(),
+  stopRequested: z.string().optional(),
 });
 
 const snapshotFields = {
@@ -80,6 +83,11 @@ const snapshotFields = {
     .array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema }))
     .optional(),
   callIds: z.array(z.string()),
+  /** Background calls not delivered yet, in launch order; one also in `batch` is the same call. */
+  background: z.array(callSnapshotSchema).optional(),
+  /** The outputs of delivered background calls (their batch results are placeholders). */
+  delivered: z.array(z.object({ toolCallId: z.string(), output: toolOutputSchema })).optional(),
+  backgroundWaitSince: z.number().optional(),
 };
 
 const detectorMemorySchema = z.object({
@@ -115,7 +123,7 @@ export type TurnSnapshot = z.infer<typeof turnSnapshotSchema>;
 export type StoredTurnSnapshot = z.infer<typeof storedTurnSnapshotSchema>;
 
 export function snapshotOf(state: TurnState): TurnSnapshot {
-  const { batch, callIds, detector, outputs: _outputs, messages, ...rest } = state;
+  const { batch, callIds, detector, outputs, messages, background, delivered, ...rest } = state;
   return {
     ...structuredCloneJson(rest),
     // Messages are values, only ever appended: shared, not copied (a long turn's are megabytes).
@@ -133,6 +141,15 @@ export function snapshotOf(state: TurnState): TurnSnapshot {
         }
       : {}),
     callIds: [...callIds],
+    // Only in turns that ran background calls: every other snapshot stays as it was.
+    ...(background.length > 0 ? { background: structuredCloneJson(background) } : {}),
+    ...(delivered.size > 0
+      ? {
+          delivered: outputs
+            .filter((o) => delivered.has(o.toolCallId))
+            .map((o) => ({ toolCallId: o.toolCallId, output: o.output })),
+        }
+      : {}),
     detector: detector.save(),
   } as TurnSnapshot;
 }
@@ -146,24 +163,39 @@ export function stateFromSnapshot(raw: unknown): TurnState {
         .map((i) => `${i.path.join('.')}: ${i.message}`)
         .join('; ')}`,
     );
-  const { schemaVersion: _version, batch, callIds, detector, outputs: _carried, ...rest } = parsed.data;
+  const {
+    schemaVersion: _version,
+    batch,
+    callIds,
+    detector,
+    outputs: _carried,
+    background,
+    delivered,
+    ...rest
+  } = parsed.data;
   const restoredBatch: BatchState | undefined = batch
     ? { ...batch, byId: new Map(batch.calls.map((c) => [c.call.toolCallId, c])) }
     : undefined;
-  // Outputs are the tool results already in the transcript, then those recorded in the open batch.
+  const deliveredById = new Map((delivered ?? []).map((d) => [d.toolCallId, d.output]));
+  // Outputs are the tool results already in the transcript (a delivered background call's output
+  // in its placeholder's place), then those recorded in the open batch.
   const outputs = [
     ...rest.messages.flatMap((m) =>
       m.role === 'tool'
-        ? m.content.map((p) => ({ toolCallId: p.toolCallId, toolName: p.toolName, output: p.output }))
+        ? m.content.map((p) => ({
+            toolCallId: p.toolCallId,
+            toolName: p.toolName,
+            output: deliveredById.get(p.toolCallId) ?? p.output,
+          }))
         : [],
     ),
     ...(batch && batch.recordedCount < batch.calls.length
       ? batch.calls
-          .filter((c) => c.recorded && c.final)
+          .filter((c) => c.recorded && (c.final || c.backgrounded))
           .map((c) => ({
             toolCallId: c.call.toolCallId,
             toolName: c.call.toolName,
-            output: c.final as ToolOutput,
+            output: deliveredById.get(c.call.toolCallId) ?? (batchOutputOf(c) as ToolOutput),
           }))
       : []),
   ];
@@ -172,6 +204,8 @@ export function stateFromSnapshot(raw: unknown): TurnState {
     outputs,
     ...(restoredBatch ? { batch: restoredBatch } : {}),
     callIds: new Set(callIds),
+    background: (background ?? []).map((c) => restoredBatch?.byId.get(c.call.toolCallId) ?? c),
+    delivered: new Set(deliveredById.keys()),
     detector: LoopDetector.restore(rest.config.detection, detector),
   } as TurnState;
 }

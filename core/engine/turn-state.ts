@@ -43,6 +43,13 @@ export interface CallState {
   /** Attempts whose host could not read them (the tool never ran): they count for nothing. */
   notStartedAttempts?: number;
   recorded: boolean;
+  /**
+   * A background call whose first attempt started: its place in the batch holds the placeholder
+   * result, and its true output (`final`) is delivered later.
+   */
+  backgrounded?: boolean;
+  /** Why the call is being stopped (the turn halted, or the wait for background calls ran out): no attempt starts again. */
+  stopRequested?: string;
 }
 
 export interface BatchState {
@@ -87,6 +94,12 @@ export interface TurnState {
   outputs: { toolCallId: string; toolName: string; output: ToolOutput }[];
   /** Every tool call id the turn has used. */
   callIds: Set<string>;
+  /** Background calls whose output is not delivered yet, in launch order (from any batch). */
+  background: CallState[];
+  /** Background calls whose output was delivered (their entry in `outputs` is that output). */
+  delivered: Set<string>;
+  /** Since when the turn has waited, with the model done, for background calls. */
+  backgroundWaitSince?: number;
   detector: LoopDetector;
 }
 
@@ -114,6 +127,8 @@ export function initialState({
     spent: { modelResponses: 0, toolCalls: 0, usage: zeroUsage, startedAt: 0 },
     outputs: [],
     callIds: new Set(),
+    background: [],
+    delivered: new Set(),
     detector: new LoopDetector(config.detection),
   };
 }

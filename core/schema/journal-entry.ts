@@ -39,6 +39,16 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
     finishReason: z.string(),
   }),
   z.object({ type: z.literal('tool.completed'), toolCallId: z.string(), output: toolOutputSchema }),
+  /**
+   * Outputs of background calls, delivered together at a model-request boundary (or before the turn
+   * ends) in launch order: the transcript gets one user message, a text part per call.
+   */
+  z.object({
+    type: z.literal('background.delivered'),
+    deliveries: z
+      .array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema }))
+      .min(1),
+  }),
   z.object({ type: z.literal('turn.finished'), status: turnStatusSchema, reason: z.string().optional() }),
 ]);
 
@@ -112,6 +122,13 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     expired: z.boolean().optional(),
   }),
   z.object({ type: z.literal('turn.halted'), reason: haltReasonSchema, detail: z.string() }),
+  /** The model answered without calls while background calls run: the turn waits for them from `at`. */
+  z.object({ type: z.literal('background.waiting'), at: z.number() }),
+  /**
+   * The wait for background calls reached `maxBackgroundWaitMs`: running ones are stopped (their
+   * hosts abort them, and what they report is recorded), waiting ones are interrupted.
+   */
+  z.object({ type: z.literal('background.stopped'), at: z.number(), detail: z.string() }),
 ]);
 
 export const journalEntrySchema = z.union([transcriptEventSchema, executionRecordSchema]);

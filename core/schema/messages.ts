@@ -22,7 +22,11 @@ export const toolResultPartSchema = z.object({
 });
 
 export const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
-export const userMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+/** A user message: text, or text parts (a delivery of background outputs has one part per call). */
+export const userMessageSchema = z.object({
+  role: z.literal('user'),
+  content: z.union([z.string(), z.array(textPartSchema)]),
+});
 export const assistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.array(z.discriminatedUnion('type', [textPartSchema, reasoningPartSchema, toolCallPartSchema])),
@@ -54,6 +58,13 @@ export type Message = z.infer<typeof messageSchema>;
 /** A turn's input: one user message as text, or a message list (history + the new user message). */
 export const turnInputSchema = z.union([z.string().min(1), z.array(messageSchema).min(1)]);
 export type TurnInput = z.infer<typeof turnInputSchema>;
+
+/** A user message's text, its parts joined by blank lines. */
+export function userText(message: UserMessage): string {
+  return typeof message.content === 'string'
+    ? message.content
+    : message.content.map((p) => p.text).join('\n\n');
+}
 
 export function normalizeInput(input: TurnInput): Message[] {
   return typeof input === 'string' ? [{ role: 'user', content: input }] : input;

@@ -13,6 +13,11 @@ export const callPolicySchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   retrySafe: z.boolean(),
   requiresApproval: z.boolean(),
+  /**
+   * Runs in the background: the model gets a tool result saying so at once, and the call's output
+   * is delivered later, as a user message, at a model-request boundary (absent: false).
+   */
+  background: z.boolean().optional(),
 });
 
 export const preparedCallSchema = z.object({

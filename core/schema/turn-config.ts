@@ -96,6 +96,12 @@ export const timeoutsConfigSchema = z.object({
     .int()
     .positive()
     .default(5 * 60_000),
+  /**
+   * How long the turn waits, once the model has answered without calls, for background calls still
+   * running (unset: as long as they run, within the wall-time budget). Calls still running then are
+   * stopped and delivered as interrupted, and the model is asked again.
+   */
+  maxBackgroundWaitMs: z.number().int().positive().optional(),
 });
 
 export const limitsConfigSchema = z.object({

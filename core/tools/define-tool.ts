@@ -35,6 +35,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = u
   /** May run again after a crash left its outcome unknown (default false). */
   retrySafe?: boolean;
   requiresApproval?: boolean | ArgsFn<z.infer<Schema>, boolean>;
+  /**
+   * Runs in the background (default false): the turn goes on while it runs — the model is told at
+   * once that it started, and gets its output in a later message when it finishes — for tools that
+   * take minutes or days (a build, a crawl, a task for a person). Give it a `timeoutMs` to match.
+   */
+  background?: boolean | ArgsFn<z.infer<Schema>, boolean>;
 }
 
 /** A tool of any argument type, as registries hold them. */

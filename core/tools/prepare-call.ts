@@ -120,6 +120,12 @@ export function evaluatePolicy(tool: AnyTool, args: unknown): CallPolicy {
       typeof tool.requiresApproval === 'function'
         ? safely(() => (tool.requiresApproval as (a: unknown) => boolean)(args), true)
         : (tool.requiresApproval ?? false),
+    ...(tool.background !== undefined && {
+      background:
+        typeof tool.background === 'function'
+          ? safely(() => (tool.background as (a: unknown) => boolean)(args), false)
+          : tool.background,
+    }),
   };
 }
 
