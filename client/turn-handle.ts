@@ -9,7 +9,7 @@ import {
   progressQuery,
   stateQuery,
 } from '../contract/turn-workflow';
-import { LiveTextAssembler, messagesFromEvents, type TurnResult, type TurnStateView } from '../core';
+import { LiveTextAssembler, messagesFromEvents, outputsFromEvents, type TurnResult, type TurnStateView } from '../core';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
 
@@ -169,7 +169,7 @@ function pause({ ms, signal }: { ms: number; signal: AbortSignal | undefined }):
   });
 }
 
-/** The workflow's compact result as callers want it: outputs are the tool results of the transcript. */
+/** The workflow's compact result as callers want it: outputs are rebuilt from the events (each once). */
 export function unpackResult(result: TurnWorkflowResult): TurnResult {
   const { packed, ...summary } = result;
   const { events, notices } = unpackJson<{ events: TurnResult['events']; notices: Record<string, string> }>(
@@ -178,10 +178,6 @@ export function unpackResult(result: TurnWorkflowResult): TurnResult {
   const started = events[0];
   const inputLength = started?.type === 'turn.started' ? started.input.length : 0;
   const transcript = messagesFromEvents(events, notices).slice(inputLength);
-  const outputs = transcript.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.map((part) => ({ toolCallId: part.toolCallId, name: part.toolName, ...part.output }))
-      : [],
-  );
+  const outputs = outputsFromEvents(events, notices);
   return { ...summary, outputs, transcript, events };
 }

@@ -8,7 +8,7 @@ import type { TurnConfigInput } from '../schema/turn-config';
 import { defineTool } from '../tools/define-tool';
 import { stableHash } from '../tools/stable-hash';
 import { ToolRegistry } from '../tools/tool-registry';
-import { messagesFromEvents } from './messages-from-events';
+import { messagesFromEvents, outputsFromEvents } from './messages-from-events';
 import { type Step, TurnEngine } from './turn-engine';
 import { transcriptProblems } from './validate-transcript';
 
@@ -176,6 +176,7 @@ describe('background calls', () => {
     expect(transcriptProblems(outcome.transcript)).toEqual([]);
     // The events rebuild the same messages, and a replay the same state.
     expect(messagesFromEvents(t.events())).toEqual(t.engine.view.messages);
+    expect(outputsFromEvents(t.events())).toEqual(outcome.outputs);
     expect(TurnEngine.replay(t.journal).outcome()).toEqual(outcome);
   });
 

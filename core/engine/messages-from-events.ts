@@ -1,6 +1,8 @@
 import type { TranscriptEvent } from '../schema/journal-entry';
 import type { Message, ToolResultPart } from '../schema/messages';
+import type { ToolOutput } from '../schema/tool-output';
 import { deliveryPart } from './background-calls';
+import type { CallOutcome } from './turn-outcome';
 
 /**
  * Rebuilds a turn's messages from its transcript events: the input, each response, after each
@@ -57,4 +59,39 @@ export function messagesFromEvents(
     }
   }
   return messages;
+}
+
+/**
+ * A turn's tool outputs from its transcript events, one per call in the order their results were
+ * recorded; a background call's is the output delivered for it (in its placeholder's place).
+ */
+export function outputsFromEvents(
+  events: readonly TranscriptEvent[],
+  notices: Readonly<Record<string, string>> = {},
+): CallOutcome[] {
+  const outputs: CallOutcome[] = [];
+  const at = new Map<string, number>();
+  const calls = new Map<string, { toolName: string; policy?: { background?: boolean } }>();
+  const withNotice = (toolCallId: string, output: ToolOutput): ToolOutput => {
+    const notice = Object.hasOwn(notices, toolCallId) ? notices[toolCallId] : undefined;
+    return notice ? { ...output, notice } : output;
+  };
+  for (const event of events) {
+    if (event.type === 'model.responded') for (const call of event.calls) calls.set(call.toolCallId, call);
+    if (event.type === 'tool.completed') {
+      at.set(event.toolCallId, outputs.length);
+      const call = calls.get(event.toolCallId);
+      // A background call's notice belongs to its delivered output.
+      const output = call?.policy?.background ? event.output : withNotice(event.toolCallId, event.output);
+      outputs.push({ toolCallId: event.toolCallId, name: call?.toolName ?? '', ...output });
+    }
+    if (event.type === 'background.delivered')
+      for (const d of event.deliveries) {
+        const outcome = { toolCallId: d.toolCallId, name: d.toolName, ...withNotice(d.toolCallId, d.output) };
+        const index = at.get(d.toolCallId);
+        if (index === undefined) outputs.push(outcome);
+        else outputs[index] = outcome;
+      }
+  }
+  return outputs;
 }

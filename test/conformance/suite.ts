@@ -1,3 +1,4 @@
+import { backgroundCases } from './background.cases';
 import { budgetCases } from './budgets.cases';
 import { cancellationCases } from './cancellation.cases';
 import { detectionCases } from './detection.cases';
@@ -20,4 +21,5 @@ export function conformanceSuite(harness: ConformanceHarness): void {
   streamingCases(harness);
   edgeCases(harness);
   watchCases(harness);
+  backgroundCases(harness);
 }
