@@ -106,6 +106,57 @@ describe('a turn whose host was killed mid-wave', () => {
   });
 });
 
+describe('a turn whose host was killed while background calls ran', () => {
+  it('resumes: the retry-safe background call reruns with the same key, the other is delivered as outcome unknown, and the model hears of both', async () => {
+    const path = join(dir, 'journal.db');
+    const ledger = join(dir, 'ledger.txt');
+    const turnId = 'crash-turn-background';
+    const child = startCrashChild({ path, ledger, turnId, background: true });
+    try {
+      process.kill(await child.ready, 'SIGKILL');
+      await child.exited;
+    } finally {
+      child.killGroup();
+    }
+    const before = storedEntries(path, turnId);
+    expect(before.filter((e) => e.type === 'background.waiting')).toHaveLength(1);
+
+    const journal = new SqliteJournal({ path });
+    try {
+      const model = crashScript({ background: true });
+      const recovery = new InProcessExecutor({
+        tools: crashTools({ ledger, slowMs: 20, background: true }),
+        model,
+        journal,
+        owner: 'recovery-host',
+      });
+      const result = await recovery.resumeTurn({ turnId, takeOver: true });
+
+      expect(result.status).toBe('completed');
+      expect(result.text).toBe(finalText);
+      expect(transcriptProblems(result.transcript)).toEqual([]);
+      expect(model.requests.map((r) => r.responseIndex)).toEqual([2, 3]);
+      const byId = new Map(result.outputs.map((o) => [o.toolCallId, o]));
+      expect(byId.get(slowSafeId)).toMatchObject({
+        status: 'ok',
+        content: 'report from https://example.test/report',
+      });
+      expect(byId.get(slowUnsafeId)).toMatchObject({ status: 'interrupted', errorType: 'outcome-unknown' });
+      const runs = ledgerRuns(readFileSync(ledger, 'utf8'));
+      expect(runs.get(slowSafeId)).toEqual([`${turnId}/${slowSafeId}`, `${turnId}/${slowSafeId}`]);
+      expect(runs.get(slowUnsafeId)).toEqual([`${turnId}/${slowUnsafeId}`]);
+      // Each background output delivered once, the payment's first (it was decided at the resume).
+      const delivered = result.events.flatMap((e) =>
+        e.type === 'background.delivered' ? [e.deliveries.map((d) => d.toolCallId)] : [],
+      );
+      expect(delivered).toEqual([[slowUnsafeId], [slowSafeId]]);
+      expect(result.events).toEqual(storedEntries(path, turnId).filter(isTranscriptEvent));
+    } finally {
+      journal.close();
+    }
+  });
+});
+
 describe('a turn driven step by step, rebuilt from its journal before every step', () => {
   const script = () =>
     scriptedModel([

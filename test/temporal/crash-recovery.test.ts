@@ -102,4 +102,39 @@ describe('crash recovery', () => {
     );
     expect(transcriptProblems(result.transcript)).toEqual([]);
   });
+
+  test('a worker process killed while background calls run: the retry-safe one reruns with the same key, the other is delivered as outcome unknown', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-bg-'));
+    const ledger = path.join(dir, 'ledger.txt');
+    const taskQueue = kit.taskQueue('crash-bg');
+    const first = await startWorkerProcess(taskQueue, ledger);
+    const turnId = uniqueTurnId('crash-bg');
+    const turn = await kit
+      .client(taskQueue)
+      .start({ turnId, input: 'go', model: 'crash-background', timing: { heartbeatTimeoutMs: 2_000 } });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const counts = ledgerCounts(ledger);
+      if (counts.has('bg_safe') && counts.has('bg_unsafe')) break;
+      await sleep(50);
+    }
+    killGroup(first);
+    await startWorkerProcess(taskQueue, ledger);
+    const result = await turn.result();
+
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('recovered');
+    const counts = ledgerCounts(ledger);
+    expect(counts.get('bg_safe')?.count).toBe(2);
+    expect([...(counts.get('bg_safe')?.keys ?? [])]).toEqual([`${turnId}/bg_safe`]);
+    expect(counts.get('bg_unsafe')?.count).toBe(1);
+    const byId = new Map(result.outputs.map((o) => [o.toolCallId, o]));
+    expect(byId.get('bg_safe')).toMatchObject({ status: 'ok', content: 'bg_safe done' });
+    expect(byId.get('bg_unsafe')).toMatchObject({ status: 'interrupted', errorType: 'outcome-unknown' });
+    const delivered = result.events.flatMap((e) =>
+      e.type === 'background.delivered' ? e.deliveries.map((d) => d.toolCallId) : [],
+    );
+    expect(delivered.sort()).toEqual(['bg_safe', 'bg_unsafe']);
+    expect(transcriptProblems(result.transcript)).toEqual([]);
+  });
 });

@@ -23,18 +23,25 @@ export function startCrashChild({
   path,
   ledger,
   turnId,
+  background = false,
   readyTimeoutMs = 45_000,
 }: {
   path: string;
   ledger: string;
   turnId: string;
+  /** Runs the background variant of the crash turn. */
+  background?: boolean;
   readyTimeoutMs?: number;
 }): CrashChild {
-  const child: ChildProcess = spawn('npx', ['tsx', crashChild, path, ledger, turnId], {
-    cwd: repoRoot,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    'npx',
+    ['tsx', crashChild, path, ledger, turnId, ...(background ? ['background'] : [])],
+    {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

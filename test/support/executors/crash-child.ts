@@ -8,8 +8,10 @@ import { InProcessExecutor, type JournalEntry } from 'durable-turns';
 import { SqliteJournal } from '../../../executors/journal/sqlite-journal';
 import { crashedOwner, crashInput, crashScript, crashTools, fastIds } from './crash-turn';
 
-async function main([path, ledger, turnId]: string[]): Promise<void> {
-  if (!path || !ledger || !turnId) throw new Error('usage: crash-child.ts <sqlite file> <ledger> <turnId>');
+async function main([path, ledger, turnId, mode]: string[]): Promise<void> {
+  if (!path || !ledger || !turnId)
+    throw new Error('usage: crash-child.ts <sqlite file> <ledger> <turnId> [background]');
+  const background = mode === 'background';
   const slowStarted = new Set<string>();
   const fastDurable = new Set<string>();
   let announced = false;
@@ -22,7 +24,8 @@ async function main([path, ledger, turnId]: string[]): Promise<void> {
     process.stdout.write(`READY ${process.pid}\n`);
   };
   const onEntry = ({ entry }: { entry: JournalEntry }) => {
-    if (entry.type === 'model.responded') {
+    // In the background variant, the host dies once the model is done and the turn waits for them.
+    if (entry.type === (background ? 'background.waiting' : 'model.responded')) {
       responded = true;
       announce();
     }
@@ -35,12 +38,13 @@ async function main([path, ledger, turnId]: string[]): Promise<void> {
     tools: crashTools({
       ledger,
       slowMs: 10 * 60_000,
+      background,
       onSlowStart: (toolCallId) => {
         slowStarted.add(toolCallId);
         announce();
       },
     }),
-    model: crashScript(),
+    model: crashScript({ background }),
     journal: new SqliteJournal({ path }),
     owner: crashedOwner,
     observers: [{ onEntry }],

@@ -6,6 +6,10 @@
  * `fast_a` (retry-safe), `slow_safe` (retry-safe), `fast_b` (retry-safe), `slow_unsafe` (not
  * retry-safe). Response 1 is the final text. Every execution appends `<idempotencyKey> <toolCallId>`
  * to the ledger file as it starts its side effect.
+ *
+ * The background variant runs the two slow calls in the background, and response 1 answers without
+ * calls (the turn waits for them); after the crash, response 2 answers the first delivery and
+ * response 3 is the final text.
  */
 import { appendFileSync } from 'node:fs';
 import { type AnyTool, defineTool, type ScriptedModel, scriptedModel, type ToolContext } from 'durable-turns';
@@ -19,8 +23,21 @@ export const slowSafeId = 'slow_safe';
 export const slowUnsafeId = 'slow_unsafe';
 export const finalText = 'all four are accounted for';
 
-export function crashScript(): ScriptedModel {
-  return scriptedModel([
+export const waitingText = 'waiting for the report and the payment';
+
+export function crashScript({ background = false }: { background?: boolean } = {}): ScriptedModel {
+  if (background)
+    return scriptedModel([
+      ...firstResponse(),
+      { text: waitingText },
+      { text: 'noted; still waiting for the rest' },
+      { text: finalText },
+    ]);
+  return scriptedModel([...firstResponse(), { text: finalText }]);
+}
+
+function firstResponse() {
+  return [
     {
       text: 'working on it',
       toolCalls: [
@@ -30,8 +47,7 @@ export function crashScript(): ScriptedModel {
         { id: slowUnsafeId, name: 'send_payment', args: { cents: 1250 } },
       ],
     },
-    { text: finalText },
-  ]);
+  ];
 }
 
 export interface CrashToolOptions {
@@ -40,9 +56,11 @@ export interface CrashToolOptions {
   slowMs: number;
   /** Called once a slow tool has written its ledger line. */
   onSlowStart?: (toolCallId: string) => void;
+  /** The slow tools run in the background. */
+  background?: boolean;
 }
 
-export function crashTools({ ledger, slowMs, onSlowStart }: CrashToolOptions): AnyTool[] {
+export function crashTools({ ledger, slowMs, onSlowStart, background = false }: CrashToolOptions): AnyTool[] {
   const record = (ctx: ToolContext) => appendFileSync(ledger, `${ctx.idempotencyKey} ${ctx.toolCallId}\n`);
   const lookup = defineTool({
     name: 'lookup',
@@ -61,6 +79,7 @@ export function crashTools({ ledger, slowMs, onSlowStart }: CrashToolOptions): A
     input: z.object({ url: z.string() }),
     concurrencySafe: true,
     retrySafe: true,
+    background,
     execute: async ({ url }, ctx) => {
       record(ctx);
       onSlowStart?.(ctx.toolCallId);
@@ -74,6 +93,7 @@ export function crashTools({ ledger, slowMs, onSlowStart }: CrashToolOptions): A
     input: z.object({ cents: z.number().int() }),
     concurrencySafe: true,
     retrySafe: false,
+    background,
     execute: async ({ cents }, ctx) => {
       record(ctx);
       onSlowStart?.(ctx.toolCallId);

@@ -17,3 +17,24 @@ export function crashScript() {
     'crash-script',
   );
 }
+
+/**
+ * Two slow background calls, one retry-safe and one not; the model then answers without calls (the
+ * turn waits for them), answers each delivery, and ends.
+ */
+export function crashBackgroundScript() {
+  return scriptedModel(
+    [
+      {
+        toolCalls: [
+          { id: 'bg_safe', name: 'background_safe_effect', args: { ms: 4_000 } },
+          { id: 'bg_unsafe', name: 'background_unsafe_effect', args: { ms: 4_000 } },
+        ],
+      },
+      { text: 'waiting' },
+      { text: 'noted' },
+      { text: 'recovered' },
+    ],
+    'crash-background',
+  );
+}

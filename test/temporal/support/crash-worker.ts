@@ -8,18 +8,19 @@ import { NativeConnection } from '@temporalio/worker';
 import { defineTool } from 'durable-turns';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
-import { crashScript } from './crash-script';
+import { crashBackgroundScript, crashScript } from './crash-script';
 
 const [address, namespace, taskQueue, ledger] = process.argv.slice(2) as [string, string, string, string];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const effect = (name: string, retrySafe: boolean) =>
+const effect = (name: string, retrySafe: boolean, background = false) =>
   defineTool({
     name,
-    description: `${name} (retry-safe: ${retrySafe})`,
+    description: `${name} (retry-safe: ${retrySafe}, background: ${background})`,
     input: z.object({ ms: z.number() }),
     concurrencySafe: true,
     retrySafe,
+    background,
     execute: async ({ ms }, ctx) => {
       appendFileSync(ledger, `${ctx.idempotencyKey} ${ctx.toolCallId}\n`);
       const end = Date.now() + ms;
@@ -37,8 +38,13 @@ async function main() {
     connection,
     namespace,
     taskQueue,
-    tools: [effect('safe_effect', true), effect('unsafe_effect', false)],
-    models: [crashScript()],
+    tools: [
+      effect('safe_effect', true),
+      effect('unsafe_effect', false),
+      effect('background_safe_effect', true, true),
+      effect('background_unsafe_effect', false, true),
+    ],
+    models: [crashScript(), crashBackgroundScript()],
   });
   process.stdout.write('WORKER READY\n');
   await worker.run();
