@@ -9,7 +9,13 @@ import {
   progressQuery,
   stateQuery,
 } from '../contract/turn-workflow';
-import { LiveTextAssembler, messagesFromEvents, outputsFromEvents, type TurnResult, type TurnStateView } from '../core';
+import {
+  LiveTextAssembler,
+  messagesFromEvents,
+  outputsFromEvents,
+  type TurnResult,
+  type TurnStateView,
+} from '../core';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
 

@@ -71,8 +71,24 @@ export function progressLines({
           `  ${named(entry.toolCallId)} attempt ${entry.attempt} lost${entry.detail ? ` (${entry.detail})` : ''}${entry.rerun ? '; running it again' : ''}`,
         ),
       ];
+    case 'background.waiting':
+      return [colors.dim('  the model is done; waiting for calls running in the background')];
+    case 'background.stopped':
+      return [colors.yellow(`  stopping background calls: ${entry.detail}`)];
+    case 'background.delivered':
+      return entry.deliveries.map(({ toolCallId, output }) => {
+        const paint =
+          output.status === 'ok' ? colors.green : output.status === 'error' ? colors.red : colors.yellow;
+        const detail =
+          output.status === 'ok'
+            ? ''
+            : `: ${clip({ text: typeof output.content === 'string' ? output.content : JSON.stringify(output.content), max: 120 })}`;
+        return `  ${named(toolCallId)} delivered from the background: ${paint(output.status)}${detail}`;
+      });
     case 'tool.completed': {
       const call = display.calls.get(entry.toolCallId);
+      if (call?.background && entry.output.attempts === 0 && entry.output.status === 'ok')
+        return [`  ${named(entry.toolCallId)} ${colors.cyan('running in the background')}`];
       const { output } = entry;
       const paint =
         output.status === 'ok' ? colors.green : output.status === 'error' ? colors.red : colors.yellow;

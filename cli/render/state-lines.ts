@@ -17,8 +17,12 @@ export function stateLines({
   const lines = [
     `turn ${colors.bold(view.turnId)} running: ${view.phase}${view.currentWave === undefined ? '' : `, wave ${view.currentWave + 1}`}`,
   ];
-  for (const call of view.calls) {
-    const state = call.status ?? (call.phase === 'awaiting-approval' ? 'awaiting approval' : call.phase);
+  const inBatch = new Set(view.calls.map((c) => c.toolCallId));
+  // Background calls of earlier batches still run beside this one.
+  const earlier = (view.background ?? []).filter((c) => !inBatch.has(c.toolCallId));
+  for (const call of [...view.calls, ...earlier]) {
+    const phase = call.phase === 'awaiting-approval' ? 'awaiting approval' : call.phase;
+    const state = call.background ? `${call.status ?? phase} in the background` : (call.status ?? phase);
     lines.push(
       `  wave ${call.wave + 1}  ${call.toolName} ${colors.dim(`#${call.toolCallId}`)}  ${state}${call.attempts > 0 ? ` · attempt ${call.attempts}` : ''}`,
     );

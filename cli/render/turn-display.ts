@@ -34,6 +34,8 @@ export interface CallDisplay {
   decision?: { approved: boolean; reason?: string; expired?: boolean };
   /** The call could not run at all (unknown tool, invalid arguments). */
   rejection?: string;
+  /** It runs in the background: its result in the batch is a placeholder, its output comes later. */
+  background?: boolean;
 }
 
 export interface ResponseDisplay {
@@ -138,8 +140,20 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
       }
       break;
     }
+    case 'background.delivered':
+      for (const { toolCallId, output } of entry.deliveries) {
+        const call = display.calls.get(toolCallId);
+        if (!call) continue;
+        call.phase = 'done';
+        call.status = output.status;
+        call.content = output.content;
+        if (output.errorType !== undefined) call.errorType = output.errorType;
+      }
+      break;
     case 'tool.completed': {
       const call = display.calls.get(entry.toolCallId);
+      // A background call's placeholder: it is still running.
+      if (call?.background && call.attempt > 0) break;
       if (call) {
         call.phase = 'done';
         call.status = entry.output.status;
@@ -205,6 +219,7 @@ function noteCall({
     phase: 'pending',
     attempt: 0,
     ...(call.rejection && { rejection: call.rejection.message }),
+    ...(call.policy.background && { background: true }),
   });
   display.callOrder.push(call.toolCallId);
   const response = responseAt({ display, index: responseIndex });

@@ -3,7 +3,7 @@ import type { TurnStatus } from '../schema/turn-status';
 import { totalTokens, type Usage } from '../schema/usage';
 import { needsApproval } from './plan-launches';
 import { type ApprovalRequest, approvalRequest } from './turn-engine';
-import type { TurnState } from './turn-state';
+import type { CallState, TurnState } from './turn-state';
 
 export interface CallView {
   toolCallId: string;
@@ -16,6 +16,8 @@ export interface CallView {
   status?: ToolOutputStatus;
   /** Set while the call waits for a person: what to decide on. */
   approval?: ApprovalRequest;
+  /** It runs in the background: its batch has its placeholder; `status` is set once its output is decided. */
+  background?: boolean;
 }
 
 /** A turn as operators see it: what it is doing now, each call of the current batch, what is left. */
@@ -27,6 +29,8 @@ export interface TurnStateView {
   responseIndex: number;
   currentWave?: number;
   calls: CallView[];
+  /** Background calls whose output is not delivered yet, from any batch, in launch order. */
+  background: CallView[];
   usage: Usage;
   spent: { modelResponses: number; toolCalls: number; tokens: number; wallTimeMs: number };
   budgetLeft: { modelResponses?: number; toolCalls?: number; tokens?: number; wallTimeMs?: number };
@@ -34,7 +38,7 @@ export interface TurnStateView {
 }
 
 export function turnStateView(state: TurnState, now: number): TurnStateView {
-  const calls: CallView[] = (state.batch?.calls ?? []).map((c) => ({
+  const viewOf = (c: CallState): CallView => ({
     toolCallId: c.call.toolCallId,
     toolName: c.call.toolName,
     wave: c.wave,
@@ -44,8 +48,11 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     ...(c.attempts.at(-1)?.finishedAt !== undefined ? { lastFinishedAt: c.attempts.at(-1)?.finishedAt } : {}),
     ...(c.final ? { status: c.final.status } : {}),
     ...(needsApproval(c) ? { approval: approvalRequest(c) } : {}),
-  }));
-  const open = calls.filter((c) => c.phase !== 'done');
+    ...(c.backgrounded ? { background: true } : {}),
+  });
+  const calls = (state.batch?.calls ?? []).map(viewOf);
+  // What the turn is doing now is about its batch: background calls run beside it.
+  const open = calls.filter((c) => c.phase !== 'done' && !c.background);
   const tokens = totalTokens(state.spent.usage);
   const wallTimeMs = Math.max(0, now - state.spent.startedAt);
   const budget = state.config.budget;
@@ -73,6 +80,7 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     responseIndex: state.responseIndex,
     ...(open.length > 0 ? { currentWave: Math.min(...open.map((c) => c.wave)) } : {}),
     calls,
+    background: state.background.map(viewOf),
     usage: state.spent.usage,
     spent: {
       modelResponses: state.spent.modelResponses,
