@@ -46,6 +46,7 @@ function CallRow({ call, span, now, actions }) {
       <code>${call.toolName}</code> <span class="call-id">${call.toolCallId}</span>
       <span class=${`badge outcome-${outcome}`}>${outcome === 'waiting' ? 'waiting for approval' : outcome}</span>
       <span class="attempts">${call.attempts.length} attempt${call.attempts.length === 1 ? '' : 's'}</span>
+      ${call.inBackground && html`<span class="badge background" data-background="running">in the background</span>`}
     </div>
     <div class="track" role="img" aria-label=${`${call.toolCallId}: ${outcome}`}>
       ${call.attempts.map((attempt) => html`<${Attempt} attempt=${attempt} span=${span} now=${now} />`)}

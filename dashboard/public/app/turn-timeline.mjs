@@ -42,6 +42,7 @@ function addCall(timeline, { responseIndex, prepared, waves }) {
     waiting: false,
     decision: undefined,
     output: undefined,
+    background: prepared.policy?.background === true,
   });
 }
 
@@ -115,6 +116,11 @@ export function withEntry(old, entry, waves) {
     }
     case 'tool.completed': {
       const c = call(timeline, entry.toolCallId);
+      // A background call's placeholder result: it runs on, and its output is delivered later.
+      if (c?.background && c.attempts.length > 0) {
+        c.inBackground = true;
+        break;
+      }
       if (c) {
         c.output = entry.output;
         c.waiting = false;
@@ -123,6 +129,15 @@ export function withEntry(old, entry, waves) {
       }
       break;
     }
+    case 'background.delivered':
+      for (const delivery of entry.deliveries) {
+        const c = call(timeline, delivery.toolCallId);
+        if (!c) continue;
+        c.output = delivery.output;
+        c.inBackground = false;
+        for (const a of c.attempts) if (a.outcome === 'running') a.outcome = 'interrupted';
+      }
+      break;
     case 'turn.finished':
       timeline.finished = { status: entry.status, reason: entry.reason };
       break;
