@@ -16,6 +16,7 @@ import {
 import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow';
 import {
   buildModelResponse,
+  continuationOf,
   type HostTimers,
   type Message,
   ModelError,
@@ -72,6 +73,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         model: modelName,
         idempotencyKey,
         maxArgumentBytes,
+        continuation,
       } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
       // Every heartbeat carries the text so far: watchers read it from the pending activity.
@@ -95,6 +97,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
               modelName,
               idempotencyKey,
               maxArgumentBytes,
+              continuation,
               onRequest: input,
             }),
         });
@@ -167,6 +170,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     modelName,
     idempotencyKey,
     maxArgumentBytes,
+    continuation,
     onRequest,
   }: {
     ctx: Context;
@@ -177,6 +181,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     modelName: string;
     idempotencyKey: string | undefined;
     maxArgumentBytes: number | undefined;
+    continuation: CallModelInput['continuation'];
     /** Told the request's messages once they are read (for tracing). */
     onRequest: (messages: readonly Message[]) => void;
   }): Promise<CallModelOutput> {
@@ -257,6 +262,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
           tools: toolSpecs(deps.registry),
           idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
           signal: ctx.cancellationSignal,
+          ...continuationOf(request.messages, continuation),
         },
         observers: deps.observers,
         onPart: async (part) => {

@@ -21,6 +21,7 @@ import {
   detectionConfigSchema,
   dispatchConfigSchema,
   limitsConfigSchema,
+  continuationSchema,
   retryPolicySchema,
   type TurnStatus,
   timeoutsConfigSchema,
@@ -65,6 +66,8 @@ export const startTurnSchema = z.object({
   /** Default time limits of a tool attempt and a model request. */
   timeouts: timeoutsConfigSchema.partial().optional(),
   limits: limitsConfigSchema.partial().optional(),
+  /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
+  continuation: continuationSchema.optional(),
   /** Heartbeat timeout; `toolTimeoutMs`, `modelTimeoutMs` and `modelMaxAttempts` are the older names of `timeouts` and `modelRetry`. */
   timing: activityTimingSchema.partial().optional(),
   continueAsNewAfterEvents: z.number().int().positive().optional(),

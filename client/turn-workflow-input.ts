@@ -36,6 +36,7 @@ export function turnWorkflowInputFrom({
         ...args.timeouts,
       },
       limits: a.limits ?? {},
+      ...(a.continuation ? { continuation: a.continuation } : {}),
     },
     ...(a.timing ? { timing: a.timing } : {}),
     ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),

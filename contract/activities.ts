@@ -28,6 +28,10 @@ export const callModelInputSchema = z.object({
   idempotencyKey: z.string().optional(),
   /** Calls with larger arguments are not run (see `limitsConfigSchema`); absent from older workflows. */
   maxArgumentBytes: z.number().int().positive().optional(),
+  /** A stateful continuation: the receipt to continue from and where the messages after it start. */
+  continuation: z
+    .object({ previousResponseId: z.string().min(1), fromMessage: z.number().int().nonnegative() })
+    .optional(),
 });
 export type CallModelInput = z.infer<typeof callModelInputSchema>;
 

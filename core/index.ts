@@ -17,6 +17,7 @@ export * from './hooks/entry-observers';
 export * from './hooks/turn-hooks';
 export * from './hooks/turn-observer';
 export * from './model/build-response';
+export * from './model/continuation-of';
 export * from './model/collect-response';
 export * from './model/turn-model';
 export * from './schema/attempt-result';

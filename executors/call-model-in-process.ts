@@ -1,6 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import {
   buildModelResponse,
+  continuationOf,
   describeThrown,
   type HostEvent,
   type ModelCall,
@@ -63,6 +64,7 @@ export async function callModelInProcess({
             tools: toolSpecs(host.registry),
             idempotencyKey: op.idempotencyKey,
             signal: abort.signal,
+            ...continuationOf(op.messages, op.continuation),
           },
           observers: host.observers,
           onPart: async (part) => {

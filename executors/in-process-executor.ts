@@ -55,6 +55,8 @@ export interface InProcessExecutorOptions {
   /** Default time limits of a tool attempt and a model request (the engine's: 10 and 5 minutes). */
   timeouts?: Partial<TimeoutsConfig>;
   limits?: Partial<LimitsConfig>;
+  /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
+  continuation?: 'full' | 'since-receipt';
   timers?: HostTimers;
   leaseMs?: number;
   /** OpenTelemetry traces of its turns (`createTurnTracing`). Unset: as the environment says (`turnTracingFromEnv`). `false`: off. */
@@ -274,6 +276,7 @@ export class InProcessExecutor {
       modelRetry: { ...defaultModelRetry, ...this.options.modelRetry },
       timeouts: this.options.timeouts ?? {},
       limits: this.options.limits ?? {},
+      ...(this.options.continuation ? { continuation: this.options.continuation } : {}),
     });
     if (!parsed.success)
       throw new Error(

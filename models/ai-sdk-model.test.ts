@@ -58,7 +58,7 @@ async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStr
 
 describe('aiSdkModel', () => {
   it.each(['v4', 'v3'] as const)(
-    'maps spec %s stream parts to ours, dropping the ones that carry nothing we record',
+    "maps spec %s stream parts to ours (the response's id as its receipt), dropping the ones that carry nothing we record",
     async (spec) => {
       const { model } = fakeModel(
         [
@@ -91,6 +91,7 @@ describe('aiSdkModel', () => {
         { spec },
       );
       expect(await collect(aiSdkModel({ name: 'm', model }).stream(wireRequest()))).toEqual([
+        { type: 'response-id', id: 'r1' },
         { type: 'reasoning-delta', delta: 'plan' },
         { type: 'text-delta', delta: 'Hi' },
         { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"a"}' },

@@ -44,6 +44,8 @@ export function aiSdkModel({
   const provider = model.provider;
   // Anthropic's Messages API refuses a tool_use whose input is not an object.
   const objectToolInputs = provider.startsWith('anthropic');
+  // OpenAI's Responses API (and Azure's) continues from a response id (`previous_response_id`).
+  const continuesByResponseId = provider.endsWith('.responses');
   return {
     name,
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
@@ -57,12 +59,24 @@ export function aiSdkModel({
           secrets,
           ...(midStream ? { partsReceived: handedOn } : {}),
         });
+      // The Responses API keeps the conversation: a continuation sends what came after the receipt,
+      // and the system messages (instructions are not carried over from the previous response).
+      const continued = request.continuation && continuesByResponseId ? request.continuation : undefined;
+      const messages = continued
+        ? [...request.messages.filter((m) => m.role === 'system'), ...continued.messages]
+        : request.messages;
+      const callProviderOptions = continued
+        ? {
+            ...providerOptions,
+            openai: { ...providerOptions?.openai, previousResponseId: continued.previousResponseId },
+          }
+        : providerOptions;
       const options: PortableCallOptions = {
-        prompt: toLanguageModelPrompt({ messages: request.messages, objectToolInputs }),
+        prompt: toLanguageModelPrompt({ messages, objectToolInputs }),
         ...(request.tools.length > 0 ? { tools: toLanguageModelTools(request.tools) } : {}),
         abortSignal: request.signal,
         headers: { 'Idempotency-Key': request.idempotencyKey },
-        ...(providerOptions ? { providerOptions } : {}),
+        ...(callProviderOptions ? { providerOptions: callProviderOptions } : {}),
         ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
         ...(temperature !== undefined ? { temperature } : {}),
       };
@@ -111,7 +125,8 @@ export function aiSdkModel({
               held.push(out);
               continue;
             }
-            handedOn += 1;
+            // The response's id is a receipt, not content: it does not say how far the response got.
+            if (out.type !== 'response-id') handedOn += 1;
             yield out;
           }
         }
@@ -175,6 +190,9 @@ function toStreamParts(part: SupportedStreamPart, tracker: ToolInputTracker): Mo
       return [
         { type: 'finish', finishReason: finishReasonOf(part.finishReason), usage: usageOf(part.usage) },
       ];
+    case 'response-metadata':
+      // The provider's id for the response: the turn records it as the request's receipt.
+      return typeof part.id === 'string' && part.id !== '' ? [{ type: 'response-id', id: part.id }] : [];
     default:
       return [];
   }

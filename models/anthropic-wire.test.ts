@@ -84,6 +84,8 @@ describe.each(['v4', 'v3'] as const)('the anthropic provider of spec %s over the
       usage: { inputTokens: 21, outputTokens: 5 },
       finishReason: 'stop',
       complete: true,
+      // The message's id: the receipt the turn records with the response.
+      responseId: 'msg_test',
     });
   });
 

@@ -14,7 +14,7 @@ import { ScriptedModel } from './scripted-model';
  * at worker start-up rather than on the first request, and the key never sits in the config.
  *
  * OpenAI goes through its chat-completions API (`openai.chat`), the wire format local servers
- * (vLLM, Ollama, llama.cpp) speak as well.
+ * (vLLM, Ollama, llama.cpp) speak as well, unless the config asks for the Responses API.
  */
 export function createModel(
   config: ModelConfig,
@@ -51,9 +51,10 @@ export function createModel(
       break;
     case 'openai':
       apiKey = readKey(resolved.apiKeyEnv);
-      model = createOpenAI({ apiKey, ...(resolved.baseURL ? { baseURL: resolved.baseURL } : {}) }).chat(
-        resolved.model,
-      );
+      {
+        const openai = createOpenAI({ apiKey, ...(resolved.baseURL ? { baseURL: resolved.baseURL } : {}) });
+        model = resolved.api === 'responses' ? openai.responses(resolved.model) : openai.chat(resolved.model);
+      }
       break;
     case 'anthropic':
       apiKey = readKey(resolved.apiKeyEnv);

@@ -43,6 +43,11 @@ export const openAiCompatibleConfigSchema = z.object({
 export const openAiConfigSchema = z.object({
   provider: z.literal('openai'),
   ...common,
+  /**
+   * `chat` (chat completions, the default) or `responses` (the Responses API, which keeps the
+   * conversation: with a turn's `continuation: 'since-receipt'` each request sends only what is new).
+   */
+  api: z.enum(['chat', 'responses']).default('chat'),
   baseURL: baseURL.optional(),
   apiKeyEnv: apiKeyEnv.default('OPENAI_API_KEY'),
 });

@@ -79,6 +79,8 @@ describe.each(['openai', 'openai-compatible', 'openai-v3'] as const)(
         usage: { inputTokens: 12, outputTokens: 3 },
         finishReason: 'stop',
         complete: true,
+        // The completion's id: the receipt the turn records with the response.
+        responseId: 'chatcmpl-test',
       });
     });
 

@@ -31,7 +31,7 @@ export async function streamResponse({
   let received = 0;
   try {
     for await (const part of model.stream(request)) {
-      received += 1;
+      if (part.type !== 'response-id') received += 1;
       collector.add(part);
       await onPart?.(part);
       if (part.type === 'text-delta' || part.type === 'reasoning-delta') {

@@ -59,6 +59,7 @@ export class ModelActivity {
         model: this.input.model,
         idempotencyKey: op.idempotencyKey,
         maxArgumentBytes,
+        ...(op.continuation ? { continuation: op.continuation } : {}),
       })
       .then(
         (response) => {

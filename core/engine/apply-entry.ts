@@ -159,6 +159,12 @@ function applyResponse(
   entry: Extract<JournalEntry, { type: 'model.responded' }>,
 ): TurnState {
   state.messages.push(entry.message);
+  if (entry.responseId !== undefined && !entry.message.partial)
+    state.receipt = {
+      responseIndex: entry.responseIndex,
+      responseId: entry.responseId,
+      messageCount: state.messages.length,
+    };
   state.modelInFlight = false;
   state.modelFailures = 0;
   state.modelRetryAt = undefined;

@@ -80,6 +80,11 @@ export interface ModelCall {
   idempotencyKey: string;
   /** How long the request may take before it counts as failed (and may be retried). */
   timeoutMs: number;
+  /**
+   * A stateful continuation (`continuation: 'since-receipt'`): the provider's id for the last
+   * response that arrived whole, and where the messages after it start in `messages`.
+   */
+  continuation?: { previousResponseId: string; fromMessage: number };
 }
 
 export type TurnOperation =
@@ -109,6 +114,8 @@ export interface ModelResponse {
   finishReason: string;
   /** How many of the response's first calls were handed over while it streamed (default: none). */
   streamedCallCount?: number;
+  /** The provider's id for the response (its receipt), when it gave one. */
+  responseId?: string;
 }
 
 export class TurnEngine {
@@ -227,7 +234,16 @@ export class TurnEngine {
       this.settle(entries);
       return { entries, op: { kind: 'finished', outcome: this.outcome() } };
     }
-    this.commit({ type: 'model.requested', responseIndex: this.state.responseIndex }, entries);
+    // The intent names the receipt it continues from: a request asked again after a crash is the same one.
+    const receipt = this.continuationReceipt();
+    this.commit(
+      {
+        type: 'model.requested',
+        responseIndex: this.state.responseIndex,
+        ...(receipt ? { continuesFrom: receipt.responseId } : {}),
+      },
+      entries,
+    );
     return { entries, op: this.modelOp() };
   }
 
@@ -769,6 +785,7 @@ export class TurnEngine {
 
   private modelOp(): ModelCall {
     const { turnId, responseIndex, revision } = this.state;
+    const receipt = this.continuationReceipt();
     return {
       kind: 'call-model',
       responseIndex,
@@ -776,7 +793,15 @@ export class TurnEngine {
       messages: this.state.messages,
       idempotencyKey: modelRequestKey({ revision, turnId, responseIndex }),
       timeoutMs: this.state.config.timeouts.modelMs,
+      ...(receipt
+        ? { continuation: { previousResponseId: receipt.responseId, fromMessage: receipt.messageCount } }
+        : {}),
     };
+  }
+
+  /** The receipt a stateful turn continues from (none for a turn that sends its whole transcript). */
+  private continuationReceipt(): TurnState['receipt'] {
+    return this.state.config.continuation === 'since-receipt' ? this.state.receipt : undefined;
   }
 
   private openCall(toolCallId: string): CallState | undefined {

@@ -88,6 +88,9 @@ const snapshotFields = {
   /** The outputs of delivered background calls (their batch results are placeholders). */
   delivered: z.array(z.object({ toolCallId: z.string(), output: toolOutputSchema })).optional(),
   backgroundWaitSince: z.number().optional(),
+  receipt: z
+    .object({ responseIndex: z.number().int(), responseId: z.string(), messageCount: z.number().int() })
+    .optional(),
 };
 
 const detectorMemorySchema = z.object({

@@ -35,6 +35,8 @@ export interface TurnStateView {
   spent: { modelResponses: number; toolCalls: number; tokens: number; wallTimeMs: number };
   budgetLeft: { modelResponses?: number; toolCalls?: number; tokens?: number; wallTimeMs?: number };
   outputs: number;
+  /** The provider's id for the last response that arrived whole: the receipt that it was accepted. */
+  receipt?: { responseIndex: number; responseId: string };
 }
 
 export function turnStateView(state: TurnState, now: number): TurnStateView {
@@ -90,5 +92,8 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     },
     budgetLeft,
     outputs: state.outputs.length,
+    ...(state.receipt
+      ? { receipt: { responseIndex: state.receipt.responseIndex, responseId: state.receipt.responseId } }
+      : {}),
   };
 }

@@ -100,6 +100,11 @@ export interface TurnState {
   delivered: Set<string>;
   /** Since when the turn has waited, with the model done, for background calls. */
   backgroundWaitSince?: number;
+  /**
+   * The provider's id for the last response that arrived whole, and how many messages the
+   * transcript had then (the response's own included): a stateful continuation starts after them.
+   */
+  receipt?: { responseIndex: number; responseId: string; messageCount: number };
   detector: LoopDetector;
 }
 

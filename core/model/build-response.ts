@@ -53,5 +53,7 @@ export function buildModelResponse({
     ...(streamedCallCount === 0 ? {} : { streamedCallCount }),
     usage: collected.usage,
     finishReason: partialReason ? 'error' : collected.finishReason,
+    // A receipt only for a response that arrived whole: a continuation from a broken one would miss its end.
+    ...(collected.responseId !== undefined && !partialReason ? { responseId: collected.responseId } : {}),
   };
 }

@@ -12,6 +12,8 @@ export interface CollectedResponse {
   finishReason: string;
   /** False when the stream ended without a finish part. */
   complete: boolean;
+  /** The provider's id for the response, when it gave one. */
+  responseId?: string;
 }
 
 /**
@@ -40,6 +42,9 @@ export class ResponseCollector {
       }
       case 'tool-call':
         this.response.calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+        return;
+      case 'response-id':
+        this.response.responseId = part.id;
         return;
       case 'finish':
         this.response.usage = part.usage;

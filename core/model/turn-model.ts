@@ -6,7 +6,9 @@ export type ModelStreamPart =
   | { type: 'text-delta'; delta: string }
   | { type: 'reasoning-delta'; delta: string }
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: string }
-  | { type: 'finish'; finishReason: string; usage: Usage };
+  | { type: 'finish'; finishReason: string; usage: Usage }
+  /** The provider's id for this response: the receipt that the request was accepted. */
+  | { type: 'response-id'; id: string };
 
 /** What a model is told about a tool. */
 export interface ToolSpec {
@@ -24,6 +26,13 @@ export interface ModelRequest {
   /** `<turnId>/model/<responseIndex>`: the same on every retry of this request. */
   idempotencyKey: string;
   signal?: AbortSignal;
+  /**
+   * Set when the turn continues statefully (`continuation: 'since-receipt'`) and the provider
+   * answered an earlier response with an id: a model that supports it (the OpenAI Responses API's
+   * `previous_response_id`) sends only these messages — what came after that response — and the
+   * system messages; any other model sends `messages` whole.
+   */
+  continuation?: { previousResponseId: string; messages: Message[] };
 }
 
 /**

@@ -29,7 +29,12 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
      */
     revision: z.number().int().positive().optional(),
   }),
-  z.object({ type: z.literal('model.requested'), responseIndex: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('model.requested'),
+    responseIndex: z.number().int().nonnegative(),
+    /** A stateful continuation: the provider's id of the response this request continues from. */
+    continuesFrom: z.string().optional(),
+  }),
   z.object({
     type: z.literal('model.responded'),
     responseIndex: z.number().int().nonnegative(),
@@ -37,6 +42,8 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
     calls: z.array(preparedCallSchema),
     usage: usageSchema,
     finishReason: z.string(),
+    /** The provider's id for the response: the receipt that the request was accepted. */
+    responseId: z.string().optional(),
   }),
   z.object({ type: z.literal('tool.completed'), toolCallId: z.string(), output: toolOutputSchema }),
   /**

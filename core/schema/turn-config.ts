@@ -117,6 +117,13 @@ export const limitsConfigSchema = z.object({
     .default(256 * 1024),
 });
 
+/**
+ * What a model request carries: the whole transcript (`full`, the default), or — for providers
+ * that keep the conversation (the OpenAI Responses API) — only what came after the last response
+ * the provider answered with an id (`since-receipt`), which it continues from.
+ */
+export const continuationSchema = z.enum(['full', 'since-receipt']);
+
 export const turnConfigSchema = z.object({
   dispatch: dispatchConfigSchema.default({ mode: 'parallel', maxConcurrency: defaultMaxConcurrency }),
   budget: budgetSchema.default({}),
@@ -125,6 +132,8 @@ export const turnConfigSchema = z.object({
   modelRetry: retryPolicySchema.default(defaultModelRetry),
   timeouts: timeoutsConfigSchema.default({ toolMs: 10 * 60_000, modelMs: 5 * 60_000 }),
   limits: limitsConfigSchema.default({ maxArgumentBytes: 256 * 1024 }),
+  /** Absent: `full`. */
+  continuation: continuationSchema.optional(),
 });
 
 export type DispatchConfig = z.infer<typeof dispatchConfigSchema>;

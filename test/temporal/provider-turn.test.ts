@@ -9,7 +9,9 @@ import {
 import { z } from 'zod';
 import { sleep, uniqueTurnId } from '../conformance/support';
 import { startOpenAiChatServer } from '../support/models/openai-chat-server';
+import { startOpenAiResponsesServer } from '../support/models/openai-responses-server';
 import type { TestServer } from '../support/models/recording-server';
+import { readFileTool } from '../support/models/wire-test-kit';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();
@@ -109,4 +111,41 @@ describe('a turn against a real model provider over HTTP', () => {
       expect(startedAt).toHaveLength(2);
     });
   });
+});
+
+test('on Temporal a stateful turn over the Responses API continues from each receipt: the activity sends only what is new', async () => {
+  server = await startOpenAiResponsesServer([
+    {
+      kind: 'stream',
+      id: 'resp_first',
+      toolCalls: [{ callId: 'c1', name: 'read_file', argumentChunks: ['{"path":"a.txt"}'] }],
+    },
+    { kind: 'stream', id: 'resp_second', text: ['Read it.'] },
+  ]);
+  const model = createModel(
+    { provider: 'openai', api: 'responses', name: 'responses', model: 'gpt-test', baseURL: server.baseURL },
+    { env: { OPENAI_API_KEY: 'sk-test-0123456789' } },
+  );
+  const taskQueue = kit.taskQueue('stateful');
+  const worker = await kit.worker({ taskQueue, tools: [readFileTool], model });
+  await worker.runUntil(async () => {
+    const turn = await kit.client(taskQueue).start({
+      turnId: uniqueTurnId('stateful'),
+      input: 'Read a.txt',
+      model: 'responses',
+      continuation: 'since-receipt',
+    });
+    const result = await turn.result();
+    expect(result).toMatchObject({ status: 'completed', text: 'Read it.' });
+    expect(result.events.flatMap((e) => (e.type === 'model.responded' ? [e.responseId] : []))).toEqual([
+      'resp_first',
+      'resp_second',
+    ]);
+  });
+  const second = server.requests[1]?.body as {
+    previous_response_id?: string;
+    input: { type?: string; role?: string }[];
+  };
+  expect(second.previous_response_id).toBe('resp_first');
+  expect(second.input.map((i) => i.role ?? i.type)).toEqual(['function_call_output']);
 });

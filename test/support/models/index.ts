@@ -1,3 +1,4 @@
 export * from './anthropic-server';
 export * from './openai-chat-server';
+export * from './openai-responses-server';
 export * from './recording-server';
