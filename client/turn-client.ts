@@ -17,11 +17,11 @@ import { activityTimingSchema, turnWorkflowType } from '../contract/turn-workflo
 import {
   approvalConfigSchema,
   budgetSchema,
+  continuationSchema,
   conversationIdSchema,
   detectionConfigSchema,
   dispatchConfigSchema,
   limitsConfigSchema,
-  continuationSchema,
   retryPolicySchema,
   type TurnStatus,
   timeoutsConfigSchema,
