@@ -132,7 +132,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           setWaiting(op.approvals.length > 0);
           const wake = () => queue.length > 0;
           if (op.untilMs === undefined) {
-            show(waitingPhase(op.approvals));
+            show(waitingPhase(op.approvals, engine.view.modelDone ? engine.view.background.length : 0));
             await condition(wake);
           } else {
             // The timer says what it waits for (user metadata: replay does not match on it).
@@ -171,8 +171,13 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
 }
 
 /** What a wait without a deadline is for: a person's decision, or the calls that are running. */
-function waitingPhase(approvals: readonly { toolName: string; toolCallId: string }[]): string {
+function waitingPhase(
+  approvals: readonly { toolName: string; toolCallId: string }[],
+  awaitedInBackground: number,
+): string {
   const first = approvals[0];
+  if (!first && awaitedInBackground > 0)
+    return `the model is done; waiting for ${awaitedInBackground} call${awaitedInBackground === 1 ? '' : 's'} running in the background`;
   if (!first) return 'tools running';
   const more = approvals.length > 1 ? ` and ${approvals.length - 1} more` : '';
   return `awaiting approval: ${callLabel({ call: first })}${more}`;

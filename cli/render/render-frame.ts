@@ -107,6 +107,8 @@ function headline({
         ? colors.magenta('waiting for approval')
         : phase === 'model'
           ? 'asking the model'
-          : 'running';
+          : phase === 'background'
+            ? 'waiting for calls running in the background'
+            : 'running';
   return `${colors.cyan('●')} turn ${id} ${doing}`;
 }

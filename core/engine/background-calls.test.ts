@@ -435,4 +435,59 @@ describe('background calls', () => {
       ['r', 'read'],
     ]);
   });
+
+  it('a hook that asks for approval holds the background call; the decision starts it again, from the background', () => {
+    const t = turn({ approvals: { timeoutMs: 60_000 } });
+    t.step(0);
+    t.respond([['b', 'build', { target: 'app' }]]);
+    expect(t.starts(1)).toEqual(['b#1']);
+    t.finish('b', { status: 'needs-approval', reason: 'builds of app need a person' }, 2);
+    expect(t.step(3).op.kind).toBe('call-model');
+    t.respond([], 'waiting');
+    const wait = t.step(4);
+    expect(wait.op).toMatchObject({
+      kind: 'wait',
+      approvals: [{ toolCallId: 'b', reason: 'builds of app need a person' }],
+      untilMs: 60_004,
+    });
+    t.engine.onApproval({ toolCallId: 'b', approved: true });
+    expect(t.starts(5)).toEqual(['b#1']);
+    expect(kinds(t.finish('b', ok('built'), 6))).toEqual(['tool.attempt_finished b', 'background.delivered']);
+
+    // Rejected instead: the rejection is what is delivered.
+    const u = turn();
+    u.step(0);
+    u.respond([['b', 'build', { target: 'app' }]]);
+    u.starts(1);
+    u.finish('b', { status: 'needs-approval', reason: 'needs a person' }, 2);
+    u.step(3);
+    u.respond([], 'waiting');
+    u.step(4);
+    expect(kinds(u.engine.onApproval({ toolCallId: 'b', approved: false, reason: 'not today' }))).toEqual([
+      'tool.approval_decided b',
+      'background.delivered',
+    ]);
+    expect(lastUserParts(u.engine)).toEqual([
+      'Background call b (build) failed:\n[error: rejected] the call was rejected by an approver: not today',
+    ]);
+  });
+
+  it('loop detection sees a background call when its output is delivered', () => {
+    const t = turn({ detection: { warnAfter: 2, stopAfter: 10 } });
+    t.step(0);
+    for (const [i, id] of ['b1', 'b2'].entries()) {
+      t.respond([[id, 'build', { target: 'app' }]]);
+      t.starts(1 + i * 10);
+      t.step(2 + i * 10);
+      t.respond([], 'waiting');
+      t.step(3 + i * 10);
+      t.finish(id, ok('built'), 4 + i * 10);
+      expect(t.step(5 + i * 10).op.kind).toBe('call-model');
+    }
+    const delivered = t.engine.view.outputs.find((o) => o.toolCallId === 'b2')?.output;
+    expect(delivered?.notice).toMatch(/same/i);
+    expect(lastUserParts(t.engine)[0]).toContain(delivered?.notice ?? 'no notice');
+    // The events and the replay agree on it.
+    expect(TurnEngine.replay(t.journal).view.outputs).toEqual(t.engine.view.outputs);
+  });
 });

@@ -23,7 +23,8 @@ export interface CallView {
 /** A turn as operators see it: what it is doing now, each call of the current batch, what is left. */
 export interface TurnStateView {
   turnId: string;
-  phase: 'model' | 'tools' | 'awaiting-approval' | 'finished';
+  /** `background`: the model is done, and the turn waits for calls running in the background. */
+  phase: 'model' | 'tools' | 'awaiting-approval' | 'background' | 'finished';
   status: TurnStatus | 'running';
   reason?: string;
   responseIndex: number;
@@ -73,7 +74,9 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     phase: state.finished
       ? 'finished'
       : open.length === 0
-        ? 'model'
+        ? !state.modelInFlight && state.background.length > 0
+          ? 'background'
+          : 'model'
         : open.some((c) => c.phase === 'awaiting-approval') && !open.some((c) => c.phase === 'running')
           ? 'awaiting-approval'
           : 'tools',
