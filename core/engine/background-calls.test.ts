@@ -490,4 +490,52 @@ describe('background calls', () => {
     // The events and the replay agree on it.
     expect(TurnEngine.replay(t.journal).view.outputs).toEqual(t.engine.view.outputs);
   });
+
+  it('starts the moment its arguments are complete in the stream; its placeholder is recorded once the response ends', () => {
+    const t = turn();
+    t.step(0);
+    const call = buildModelResponse({
+      collected: {
+        parts: [],
+        calls: [{ toolCallId: 'b', toolName: 'build', input: '{"target":"app"}' }],
+        usage: { inputTokens: 1, outputTokens: 1 },
+        finishReason: 'tool-calls',
+        complete: true,
+      },
+      registry,
+      responseIndex: 0,
+    }).calls[0];
+    if (!call) throw new Error('no call');
+    t.engine.onCallStreamed({ responseIndex: 0, call });
+    const { entries, starts } = t.engine.streamStarts(1);
+    expect(starts.map((s) => s.call.toolCallId)).toEqual(['b']);
+    // Nothing is recorded into a response still streaming.
+    expect(kinds(entries)).toEqual(['tool.attempt_started b']);
+    const ended = t.engine.onModelResponded({
+      responseIndex: 0,
+      message: { role: 'assistant', content: [] },
+      calls: [],
+      usage: { inputTokens: 1, outputTokens: 1 },
+      finishReason: 'tool-calls',
+      streamedCallCount: 1,
+    });
+    expect(kinds(ended)).toEqual(['model.responded', 'tool.completed b']);
+  });
+
+  it('in sequential mode the calls after a background call do not wait for it (unless they conflict)', () => {
+    const t = turn({ dispatch: { mode: 'sequential' } });
+    t.step(0);
+    t.respond([
+      ['b', 'build', { target: 'app' }],
+      ['r', 'read'],
+      ['e', 'edit', { target: 'app' }],
+    ]);
+    expect(t.starts(1)).toEqual(['b#1']);
+    expect(t.starts(2)).toEqual(['r#1']);
+    t.finish('r', ok('read'), 3);
+    // The edit shares the build's workspace: it waits for the build.
+    expect(t.step(4).op).toEqual({ kind: 'wait', approvals: [] });
+    t.finish('b', ok('built'), 5);
+    expect(t.starts(6)).toEqual(['e#1']);
+  });
 });
