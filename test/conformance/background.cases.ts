@@ -115,8 +115,6 @@ function follow(turn: RunningTurn) {
 
 const finished = (id: string) => (e: ProgressEntry['entry']) =>
   e.type === 'tool.attempt_finished' && e.toolCallId === id;
-const requested = (index: number) => (e: ProgressEntry['entry']) =>
-  e.type === 'model.requested' && e.responseIndex === index;
 
 /** The model, its response `index` held before its finish part until `hold` resolves. */
 function heldBeforeFinish(model: TurnModel, index: number, hold: () => Promise<void>): TurnModel {

@@ -51,9 +51,13 @@ describe('stateful continuation over the Responses API', () => {
   }
 
   type InputItem = { type?: string; role?: string; call_id?: string };
-  const inputOf = (index: number) => (server?.requests[index]?.body as { input: InputItem[] }).input;
-  const previousOf = (index: number) =>
-    (server?.requests[index]?.body as { previous_response_id?: string }).previous_response_id;
+  const bodyOf = (index: number) => {
+    const body = server?.requests[index]?.body;
+    if (typeof body !== 'object' || body === null) throw new Error(`no request #${index}`);
+    return body as { input: InputItem[]; previous_response_id?: string };
+  };
+  const inputOf = (index: number) => bodyOf(index).input;
+  const previousOf = (index: number) => bodyOf(index).previous_response_id;
 
   it('records each response id as its receipt; with since-receipt, each request sends the system message and what is new, continuing from the last receipt', async () => {
     const result = await turn(
