@@ -8,9 +8,7 @@
  * Target: the background turn ≤ 1.2 × max(SLOW_MS, rest) — the slow call overlaps the rest
  * instead of adding to it (the blocking turn is the sum).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import path from 'node:path';
 import { defineTool, InProcessExecutor, scriptedModel, type TurnResult } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
@@ -18,6 +16,7 @@ import { z } from 'zod';
 import { check, machineInfo, round, sampleMs, summarize } from './measure';
 import { measureRounds } from './measure-rounds';
 import { openBenchTemporal, startWorker } from './temporal-env';
+import { runBench, writeReport } from './write-report';
 
 const SLOW_MS = 3_000;
 const FAST_MS = 100;
@@ -163,13 +162,7 @@ async function main() {
     inProcess,
     temporal: onTemporal,
   };
-  const out = path.join(__dirname, 'results', 'background-calls.json');
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(JSON.stringify(report, null, 2));
+  await writeReport('background-calls.json', report);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -4,13 +4,12 @@
  * or only what is new since the last receipt (`since-receipt`), against a local server speaking the
  * OpenAI Responses API. `npx tsx bench/continuation-bytes.ts` → bench/results/continuation-bytes.json.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import path from 'node:path';
 import { createModel, defineTool, InProcessExecutor } from 'durable-turns';
 import { z } from 'zod';
 import { type OpenAiResponsesReply, startOpenAiResponsesServer } from '../test/support/models';
 import { check, machineInfo } from './measure';
+import { runBench, writeReport } from './write-report';
 
 const RESPONSES = 50;
 const OUTPUT_BYTES = 1_024;
@@ -77,13 +76,7 @@ async function main() {
     },
     sinceReceiptOverFullAtRequest50: Number((at(stateful, 50) / at(full, 50)).toFixed(4)),
   };
-  const out = path.join(__dirname, 'results', 'continuation-bytes.json');
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(JSON.stringify(report, null, 2));
+  await writeReport('continuation-bytes.json', report);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

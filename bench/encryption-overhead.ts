@@ -10,9 +10,7 @@
  * Target: codec on ≤ 10 % over codec off per call, in both cases.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
@@ -23,6 +21,7 @@ import { check, machineInfo, round, sampleMs, summarize } from './measure';
 import { measureRounds } from './measure-rounds';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
 import { openBenchTemporal, startWorker } from './temporal-env';
+import { runBench, writeReport } from './write-report';
 
 const SEQUENTIAL_CALLS = 10;
 const WAVE_CALLS = 8;
@@ -176,13 +175,7 @@ async function main() {
       deflatePays: (bytes.big?.on ?? 0) < (bytes.big?.onNoDeflate ?? 0),
     },
   };
-  const out = path.join(__dirname, 'results', 'encryption.json');
-  await mkdir(path.dirname(out), { recursive: true });
-  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(JSON.stringify(report, null, 2));
+  await writeReport('encryption.json', report);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -25,8 +25,7 @@ class Gate {
  * the test holds it. What each call did is noted.
  */
 function backgroundKit({ held = [] }: { held?: string[] } = {}) {
-  const gates = new Map<string, Gate>();
-  const gate = (id: string) => {
+  const gateOf = (gates: Map<string, Gate>) => (id: string) => {
     let g = gates.get(id);
     if (!g) {
       g = new Gate();
@@ -34,16 +33,9 @@ function backgroundKit({ held = [] }: { held?: string[] } = {}) {
     }
     return g;
   };
+  const gate = gateOf(new Map());
+  const returnOf = gateOf(new Map());
   const aborted: string[] = [];
-  const returns = new Map<string, Gate>();
-  const returnOf = (id: string) => {
-    let g = returns.get(id);
-    if (!g) {
-      g = new Gate();
-      returns.set(id, g);
-    }
-    return g;
-  };
   const waitFor = async (id: string, ctx: { signal: AbortSignal; heartbeat(): void }) => {
     let released = false;
     void gate(id).opened.then(() => {

@@ -64,27 +64,50 @@ function ledgerCounts(ledger: string): Map<string, { count: number; keys: Set<st
   return counts;
 }
 
+/**
+ * Starts a turn of `model` on a worker process, SIGKILLs it once every call in `calls` has begun
+ * its side effect (by the ledger), starts another worker, and waits for the turn's result.
+ */
+async function killedWhileRunning({
+  label,
+  model,
+  calls,
+  settleMs = 0,
+}: {
+  label: string;
+  model: string;
+  calls: string[];
+  settleMs?: number;
+}) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `${label}-`));
+  const ledger = path.join(dir, 'ledger.txt');
+  const taskQueue = kit.taskQueue(label);
+  const first = await startWorkerProcess(taskQueue, ledger);
+  const turnId = uniqueTurnId(label);
+  const turn = await kit
+    .client(taskQueue)
+    .start({ turnId, input: 'go', model, timing: { heartbeatTimeoutMs: 2_000 } });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const counts = ledgerCounts(ledger);
+    if (calls.every((id) => counts.has(id))) break;
+    await sleep(50);
+  }
+  await sleep(settleMs);
+  killGroup(first);
+  await startWorkerProcess(taskQueue, ledger);
+  return { turnId, ledger, result: await turn.result() };
+}
+
 describe('crash recovery', () => {
   test('a worker process killed mid-wave: another finishes the turn; completed calls are not re-run, retry-safe ones re-run with the same key, the others get interrupted', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-'));
-    const ledger = path.join(dir, 'ledger.txt');
-    const taskQueue = kit.taskQueue('crash');
-    const first = await startWorkerProcess(taskQueue, ledger);
-    const turnId = uniqueTurnId('crash');
-    const turn = await kit
-      .client(taskQueue)
-      .start({ turnId, input: 'go', model: 'crash-script', timing: { heartbeatTimeoutMs: 2_000 } });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const counts = ledgerCounts(ledger);
-      if (counts.has('slow_safe') && counts.has('slow_unsafe') && counts.has('fast1') && counts.has('fast2'))
-        break;
-      await sleep(50);
-    }
-    await sleep(300); // let the fast calls' completions reach the server
-    killGroup(first);
-    await startWorkerProcess(taskQueue, ledger);
-    const result = await turn.result();
+    const { turnId, ledger, result } = await killedWhileRunning({
+      label: 'crash',
+      model: 'crash-script',
+      calls: ['slow_safe', 'slow_unsafe', 'fast1', 'fast2'],
+      // Let the fast calls' completions reach the server.
+      settleMs: 300,
+    });
 
     expect(result.status).toBe('completed');
     expect(result.text).toBe('recovered');
@@ -104,23 +127,11 @@ describe('crash recovery', () => {
   });
 
   test('a worker process killed while background calls run: the retry-safe one reruns with the same key, the other is delivered as outcome unknown', async () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-bg-'));
-    const ledger = path.join(dir, 'ledger.txt');
-    const taskQueue = kit.taskQueue('crash-bg');
-    const first = await startWorkerProcess(taskQueue, ledger);
-    const turnId = uniqueTurnId('crash-bg');
-    const turn = await kit
-      .client(taskQueue)
-      .start({ turnId, input: 'go', model: 'crash-background', timing: { heartbeatTimeoutMs: 2_000 } });
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      const counts = ledgerCounts(ledger);
-      if (counts.has('bg_safe') && counts.has('bg_unsafe')) break;
-      await sleep(50);
-    }
-    killGroup(first);
-    await startWorkerProcess(taskQueue, ledger);
-    const result = await turn.result();
+    const { turnId, ledger, result } = await killedWhileRunning({
+      label: 'crash-bg',
+      model: 'crash-background',
+      calls: ['bg_safe', 'bg_unsafe'],
+    });
 
     expect(result.status).toBe('completed');
     expect(result.text).toBe('recovered');
