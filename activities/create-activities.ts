@@ -113,9 +113,12 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         'runTool',
       );
       const ctx = Context.current();
+      // A local activity (a quick call) cannot heartbeat: its cancellation comes from its own
+      // worker, and it is not tracked by the server.
+      const local = ctx.info.isLocal;
       // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
       // through heartbeats, and a lost worker is noticed by their absence.
-      const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+      const beat = local ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
       try {
         const ran = await traceToolAttempt({
           tracing: deps.tracing,
@@ -137,13 +140,14 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
               health: deps.health,
               timers,
               signal: ctx.cancellationSignal,
-              heartbeat: (details) => ctx.heartbeat(details),
+              heartbeat: local ? () => {} : (details) => ctx.heartbeat(details),
             }),
         });
         // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed
         // out, was paused or reset). That is not what the tool did; say the attempt was lost.
         const details = ctx.cancellationDetails;
         if (
+          !local &&
           ran.result.status === 'interrupted' &&
           ctx.cancellationSignal.aborted &&
           !details?.cancelRequested

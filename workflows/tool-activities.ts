@@ -5,6 +5,7 @@ import {
   CancellationScope,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
 import { attemptLostType, payloadKeyMissingType, type TurnActivities } from '../contract/activities';
@@ -37,15 +38,25 @@ export class ToolActivities {
   launch(start: ToolStart): void {
     const { call, attempt } = start;
     const { timing } = this.input;
-    const activities = proxyActivities<TurnActivities>({
-      activityId: call.toolCallId,
-      // The Web UI shows this instead of a bare `runTool` (user metadata: replay does not match on it).
-      summary: toolSummary({ call, attempt }),
-      startToCloseTimeout: start.timeoutMs + timing.heartbeatTimeoutMs,
-      heartbeatTimeout: timing.heartbeatTimeoutMs,
-      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-      retry: this.revision >= 2 ? { maximumAttempts: 1 } : revisionOneRetry(call.policy),
-    });
+    // The Web UI shows this instead of a bare `runTool` (user metadata: replay does not match on it).
+    const summary = toolSummary({ call, attempt });
+    const activities = call.policy.quick
+      ? // A quick call runs in this worker, in the workflow task: no dispatch by the server, no
+        // record before it runs (it is retry-safe, so after a crash it simply runs again).
+        proxyLocalActivities<TurnActivities>({
+          summary,
+          startToCloseTimeout: start.timeoutMs + timing.heartbeatTimeoutMs,
+          cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+          retry: { maximumAttempts: 1 },
+        })
+      : proxyActivities<TurnActivities>({
+          activityId: call.toolCallId,
+          summary,
+          startToCloseTimeout: start.timeoutMs + timing.heartbeatTimeoutMs,
+          heartbeatTimeout: timing.heartbeatTimeoutMs,
+          cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+          retry: this.revision >= 2 ? { maximumAttempts: 1 } : revisionOneRetry(call.policy),
+        });
     const key = `${call.toolCallId}#${attempt}`;
     const { toolCallId } = call;
     const run = () =>

@@ -18,6 +18,8 @@ export const callPolicySchema = z.object({
    * is delivered later, as a user message, at a model-request boundary (absent: false).
    */
   background: z.boolean().optional(),
+  /** Runs without a task round trip of its own (a local activity on Temporal); retry-safe tools only. */
+  quick: z.boolean().optional(),
 });
 
 export const preparedCallSchema = z.object({

@@ -41,11 +41,23 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = u
    * take minutes or days (a build, a crawl, a task for a person). Give it a `timeoutMs` to match.
    */
   background?: boolean | ArgsFn<z.infer<Schema>, boolean>;
+  /**
+   * Runs without a task round trip of its own (default false): on Temporal, as a local activity in
+   * the workflow's worker, which costs a few milliseconds instead of a server dispatch. For short,
+   * retry-safe tools only: a local activity leaves no record before it runs, so after a crash it
+   * runs again (with the same idempotency key) rather than being reported as outcome unknown. It
+   * must set a `timeoutMs` of at most `maxQuickTimeoutMs`: while it runs it holds the turn's
+   * workflow task, so a cancel, an approval or a query waits for it.
+   */
+  quick?: boolean;
 }
 
 /** A tool of any argument type, as registries hold them. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of many argument types; each is checked by its own schema.
 export type AnyTool = ToolDefinition<z.ZodType, any>;
+
+/** The longest a quick tool may run (see `ToolDefinition.quick`). */
+export const maxQuickTimeoutMs = 10_000;
 
 /** Declares a tool; the identity function that gives `execute` typed arguments. */
 export function defineTool<Schema extends z.ZodType, Result>(
@@ -54,6 +66,24 @@ export function defineTool<Schema extends z.ZodType, Result>(
   if (!/^[a-zA-Z0-9_-]{1,64}$/.test(definition.name)) {
     throw new Error(
       `tool name ${JSON.stringify(definition.name)} is not valid: use 1-64 letters, digits, '_' or '-' (providers require it)`,
+    );
+  }
+  if (definition.quick && !definition.retrySafe) {
+    throw new Error(
+      `tool ${definition.name} is quick but not retry-safe: a quick call leaves no record before it runs and runs again after a crash, so it must be safe to repeat (set retrySafe: true, or drop quick)`,
+    );
+  }
+  if (
+    definition.quick &&
+    (definition.timeoutMs === undefined || definition.timeoutMs > maxQuickTimeoutMs)
+  ) {
+    throw new Error(
+      `tool ${definition.name} is quick, so it must set timeoutMs of at most ${maxQuickTimeoutMs} ms (it has ${definition.timeoutMs ?? 'none'}): a quick call holds its turn's workflow task while it runs, and a cancel, an approval or a query waits for it`,
+    );
+  }
+  if (definition.quick && definition.background !== undefined && definition.background !== false) {
+    throw new Error(
+      `tool ${definition.name} is quick and runs in the background: a quick call runs inside the turn's own task, so it cannot outlive a response (drop one of them)`,
     );
   }
   return definition;

@@ -120,6 +120,7 @@ export function evaluatePolicy(tool: AnyTool, args: unknown): CallPolicy {
       typeof tool.requiresApproval === 'function'
         ? safely(() => (tool.requiresApproval as (a: unknown) => boolean)(args), true)
         : (tool.requiresApproval ?? false),
+    ...(tool.quick && tool.retrySafe && { quick: true }),
     ...(tool.background !== undefined && {
       background:
         typeof tool.background === 'function'

@@ -148,4 +148,18 @@ describe('crash recovery', () => {
     expect(delivered.sort()).toEqual(['bg_safe', 'bg_unsafe']);
     expect(transcriptProblems(result.transcript)).toEqual([]);
   });
+
+  test('a worker process killed while a quick call runs: another worker runs it again, with the same key (a local activity leaves no record before it runs)', async () => {
+    const { turnId, ledger, result } = await killedWhileRunning({
+      label: 'crash-quick',
+      model: 'crash-quick',
+      calls: ['quick_safe'],
+    });
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('recovered');
+    const runs = ledgerCounts(ledger).get('quick_safe');
+    expect(runs?.count).toBe(2);
+    expect([...(runs?.keys ?? [])]).toEqual([`${turnId}/quick_safe`]);
+    expect(result.outputs).toMatchObject([{ toolCallId: 'quick_safe', status: 'ok', attempts: 1 }]);
+  });
 });

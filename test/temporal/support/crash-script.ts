@@ -38,3 +38,14 @@ export function crashBackgroundScript() {
     'crash-background',
   );
 }
+
+/** One slow quick call (a local activity), then the final text. */
+export function crashQuickScript() {
+  return scriptedModel(
+    [
+      { toolCalls: [{ id: 'quick_safe', name: 'quick_safe_effect', args: { ms: 3_000 } }] },
+      { text: 'recovered' },
+    ],
+    'crash-quick',
+  );
+}

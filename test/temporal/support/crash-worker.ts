@@ -8,19 +8,21 @@ import { NativeConnection } from '@temporalio/worker';
 import { defineTool } from 'durable-turns';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
-import { crashBackgroundScript, crashScript } from './crash-script';
+import { crashBackgroundScript, crashQuickScript, crashScript } from './crash-script';
 
 const [address, namespace, taskQueue, ledger] = process.argv.slice(2) as [string, string, string, string];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const effect = (name: string, retrySafe: boolean, background = false) =>
+const effect = (name: string, retrySafe: boolean, { background = false, quick = false } = {}) =>
   defineTool({
     name,
-    description: `${name} (retry-safe: ${retrySafe}, background: ${background})`,
+    description: `${name} (retry-safe: ${retrySafe}, background: ${background}, quick: ${quick})`,
     input: z.object({ ms: z.number() }),
     concurrencySafe: true,
     retrySafe,
     background,
+    quick,
+    ...(quick ? { timeoutMs: 10_000 } : {}),
     execute: async ({ ms }, ctx) => {
       appendFileSync(ledger, `${ctx.idempotencyKey} ${ctx.toolCallId}\n`);
       const end = Date.now() + ms;
@@ -41,10 +43,11 @@ async function main() {
     tools: [
       effect('safe_effect', true),
       effect('unsafe_effect', false),
-      effect('background_safe_effect', true, true),
-      effect('background_unsafe_effect', false, true),
+      effect('background_safe_effect', true, { background: true }),
+      effect('background_unsafe_effect', false, { background: true }),
+      effect('quick_safe_effect', true, { quick: true }),
     ],
-    models: [crashScript(), crashBackgroundScript()],
+    models: [crashScript(), crashBackgroundScript(), crashQuickScript()],
   });
   process.stdout.write('WORKER READY\n');
   await worker.run();
