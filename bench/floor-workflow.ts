@@ -1,8 +1,9 @@
 /**
  * The hand-written floor for the per-call overhead: a workflow that calls one no-op activity `calls`
- * times, one after another, with nothing else around it. Bundled by bench/temporal.ts.
+ * times, one after another, with nothing else around it (and the same over a local activity).
+ * Bundled by bench/temporal.ts and bench/quick-tools.ts.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 
 export interface FloorActivities {
   floorNoop(i: number): Promise<string>;
@@ -14,5 +15,14 @@ const { floorNoop } = proxyActivities<FloorActivities>({ startToCloseTimeout: '1
 export async function floorWorkflow(calls: number): Promise<number> {
   let ok = 0;
   for (let i = 0; i < calls; i++) if ((await floorNoop(i)) === 'ok') ok += 1;
+  return ok;
+}
+
+const local = proxyLocalActivities<FloorActivities>({ startToCloseTimeout: '1 minute' });
+
+/** The local-activity floor: the same loop over a no-op local activity. */
+export async function localFloorWorkflow(calls: number): Promise<number> {
+  let ok = 0;
+  for (let i = 0; i < calls; i++) if ((await local.floorNoop(i)) === 'ok') ok += 1;
   return ok;
 }

@@ -8,6 +8,11 @@ import { type TurnState, totalTokens } from '../core';
  * history must not meet upserts it never had.
  */
 const listAttributesPatch = 'turn-list-attributes';
+/**
+ * Turns begun before this marker also wrote them on every wait for running calls — an event per
+ * call in a sequential batch; since, a wait for running calls does not write them.
+ */
+const boundariesPatch = 'turn-list-attributes-at-boundaries';
 
 /**
  * The model, tool calls and tokens of a turn as search attributes, so a list of turns (the
@@ -17,10 +22,21 @@ const listAttributesPatch = 'turn-list-attributes';
  */
 export class TurnListAttributes {
   private readonly enabled: boolean;
+  private boundariesOnly?: boolean;
   private shown = { toolCalls: -1, tokens: -1 };
 
   constructor() {
     this.enabled = patched(listAttributesPatch);
+  }
+
+  /**
+   * At a wait: written when the turn waits for a person, a timer or calls in the background (an
+   * operator looks then), not while it waits for calls it just started.
+   */
+  atWait(view: Readonly<TurnState>, { forRunningCalls }: { forRunningCalls: boolean }): void {
+    // Asked at the first wait for running calls only: a patch marker is a command of its own.
+    if (forRunningCalls && (this.boundariesOnly ??= patched(boundariesPatch))) return;
+    this.update(view);
   }
 
   /** What the turn's first upsert adds (one event for all of them): the model. */

@@ -128,7 +128,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           break;
         case 'wait': {
           if (op.stop) tools.stop(op.stop);
-          listed.update(engine.view);
+          listed.atWait(engine.view, {
+            forRunningCalls: op.approvals.length === 0 && op.untilMs === undefined && !engine.view.modelDone,
+          });
           setWaiting(op.approvals.length > 0);
           const wake = () => queue.length > 0;
           if (op.untilMs === undefined) {

@@ -73,10 +73,7 @@ export function defineTool<Schema extends z.ZodType, Result>(
       `tool ${definition.name} is quick but not retry-safe: a quick call leaves no record before it runs and runs again after a crash, so it must be safe to repeat (set retrySafe: true, or drop quick)`,
     );
   }
-  if (
-    definition.quick &&
-    (definition.timeoutMs === undefined || definition.timeoutMs > maxQuickTimeoutMs)
-  ) {
+  if (definition.quick && (definition.timeoutMs === undefined || definition.timeoutMs > maxQuickTimeoutMs)) {
     throw new Error(
       `tool ${definition.name} is quick, so it must set timeoutMs of at most ${maxQuickTimeoutMs} ms (it has ${definition.timeoutMs ?? 'none'}): a quick call holds its turn's workflow task while it runs, and a cancel, an approval or a query waits for it`,
     );

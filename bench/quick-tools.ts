@@ -1,0 +1,158 @@
+/**
+ * Per-call cost of a sequential turn on the embedded server's fast settings, against the
+ * hand-written floors measured in the same rounds: ordinary tools against a workflow that awaits
+ * a no-op activity N times, quick tools against the same loop over a no-op local activity. Each
+ * cost is marginal — (N calls − 1 call) / (N − 1) — so the turn's own start and end drop out.
+ * `npx tsx bench/quick-tools.ts` → bench/results/quick-tools.json.
+ *
+ * Targets (issue "per-call latency"): ordinary ≤ 1.15 × the activity floor, quick ≤ 1.2 × the
+ * local-activity floor.
+ */
+import { loadavg } from 'node:os';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { defineTool, scriptedModel } from 'durable-turns';
+import { TurnClient } from 'durable-turns/client';
+import { createTurnWorker } from 'durable-turns/worker';
+import { z } from 'zod';
+import type { localFloorWorkflow } from './floor-workflow';
+import { check, machineInfo, round, summarize } from './measure';
+import { measureRounds } from './measure-rounds';
+import { openBenchTemporal, startWorker } from './temporal-env';
+import { runBench, writeReport } from './write-report';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 30);
+export const PLAIN_TARGET = 1.15;
+export const QUICK_TARGET = 1.2;
+const log = (message: string) => console.error(`[quick] ${message}`);
+
+let executions = 0;
+/** Not concurrency-safe: every call is a wave of its own, one after another. */
+const step = (quick: boolean) =>
+  defineTool({
+    name: quick ? 'step_quick' : 'step_plain',
+    description: 'Does nothing',
+    input: z.object({ i: z.number() }),
+    retrySafe: true,
+    quick,
+    timeoutMs: 10_000,
+    execute: () => {
+      executions += 1;
+      return 'ok';
+    },
+  });
+
+const turnOf = (name: 'step_quick' | 'step_plain', calls: number) =>
+  scriptedModel(
+    [
+      { toolCalls: Array.from({ length: calls }, (_, i) => ({ id: `s${i}`, name, args: { i } })) },
+      { text: 'done' },
+    ],
+    `${name}-${calls}`,
+  );
+
+async function main() {
+  const loadBefore = loadavg()[0] ?? 0;
+  const bench = await openBenchTemporal(log);
+  const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  const floorWorker = await Worker.create({
+    connection: bench.native,
+    namespace: bench.namespace,
+    taskQueue: 'quick-floor',
+    workflowBundle: await bundleWorkflowCode({
+      workflowsPath: require.resolve('./floor-workflow'),
+      logger: quietLogger,
+    }),
+    activities: { floorNoop: async () => 'ok' },
+  });
+  const models = [1, CALLS].flatMap((n) => [turnOf('step_plain', n), turnOf('step_quick', n)]);
+  const turnWorker = await createTurnWorker({
+    connection: bench.native,
+    namespace: bench.namespace,
+    taskQueue: 'quick-turns',
+    tools: [step(false), step(true)],
+    models,
+    fleetHealth: false,
+  });
+  const running = [startWorker(floorWorker), startWorker(turnWorker)];
+  const client = new TurnClient({
+    connection: bench.connection,
+    namespace: bench.namespace,
+    taskQueue: 'quick-turns',
+  });
+  let ids = 0;
+  const floor = (workflow: 'floorWorkflow' | 'localFloorWorkflow', calls: number) => () => {
+    let answered = 0;
+    return {
+      run: async () => {
+        ids += 1;
+        answered = await client.client.workflow.execute<typeof localFloorWorkflow>(workflow, {
+          workflowId: `${workflow}-${ids}`,
+          taskQueue: 'quick-floor',
+          args: [calls],
+        });
+      },
+      verify: () => check(answered === calls, `${workflow}: ${calls} calls answered`),
+    };
+  };
+  const ours = (name: 'step_quick' | 'step_plain', calls: number) => () => {
+    const before = executions;
+    return {
+      run: async () => {
+        ids += 1;
+        const turn = await client.start({ turnId: `${name}-${ids}`, input: 'go', model: `${name}-${calls}` });
+        const result = await turn.result();
+        check(result.status === 'completed', `${name}: turn completed (${result.status})`);
+      },
+      verify: () => check(executions - before === calls, `${name}: ${calls} calls ran`),
+    };
+  };
+  const rounds = await measureRounds({
+    trials: {
+      floor1: floor('floorWorkflow', 1),
+      floorN: floor('floorWorkflow', CALLS),
+      localFloor1: floor('localFloorWorkflow', 1),
+      localFloorN: floor('localFloorWorkflow', CALLS),
+      plain1: ours('step_plain', 1),
+      plainN: ours('step_plain', CALLS),
+      quick1: ours('step_quick', 1),
+      quickN: ours('step_quick', CALLS),
+    },
+    swapped: [
+      ['floorN', 'plainN'],
+      ['localFloorN', 'quickN'],
+    ],
+    warmup: 2,
+    runs: Number(process.env.BENCH_RUNS ?? 10),
+    onProgress: log,
+  });
+  await Promise.all(running.map((r) => r.stop()));
+  await bench.close();
+
+  type Name = keyof (typeof rounds)[number];
+  /** Median over rounds of the marginal per-call cost, (N − 1) calls apart. */
+  const perCall = (n: Name, one: Name) =>
+    summarize(rounds.map((r) => (r[n].wallMs - r[one].wallMs) / (CALLS - 1))).medianMs;
+  /** Median over rounds of the ratio of two marginal costs, paired within each round. */
+  const ratio = (n: Name, one: Name, floorN: Name, floor1: Name) =>
+    summarize(rounds.map((r) => (r[n].wallMs - r[one].wallMs) / (r[floorN].wallMs - r[floor1].wallMs)))
+      .medianMs;
+  const plainOverPlainFloor = ratio('plainN', 'plain1', 'floorN', 'floor1');
+  const quickOverLocalFloor = ratio('quickN', 'quick1', 'localFloorN', 'localFloor1');
+  await writeReport('quick-tools.json', {
+    benchmark: 'quick-tools',
+    machine: machineInfo(loadBefore),
+    serverSettings: bench.serverSettings,
+    calls: CALLS,
+    msPerCall: {
+      activityFloor: round(perCall('floorN', 'floor1')),
+      localActivityFloor: round(perCall('localFloorN', 'localFloor1')),
+      ordinaryTool: round(perCall('plainN', 'plain1')),
+      quickTool: round(perCall('quickN', 'quick1')),
+    },
+    plainOverPlainFloor: round(plainOverPlainFloor),
+    quickOverLocalFloor: round(quickOverLocalFloor),
+    meetsTargets: { plain: plainOverPlainFloor <= PLAIN_TARGET, quick: quickOverLocalFloor <= QUICK_TARGET },
+  });
+}
+
+runBench(main);
