@@ -35,7 +35,10 @@ export class TurnListAttributes {
    */
   atWait(view: Readonly<TurnState>, { forRunningCalls }: { forRunningCalls: boolean }): void {
     // Asked at the first wait for running calls only: a patch marker is a command of its own.
-    if (forRunningCalls && (this.boundariesOnly ??= patched(boundariesPatch))) return;
+    if (forRunningCalls) {
+      this.boundariesOnly ??= patched(boundariesPatch);
+      if (this.boundariesOnly) return;
+    }
     this.update(view);
   }
 
