@@ -141,6 +141,32 @@ const scenarios: Record<string, Scenario> = {
       expect((await turn.result()).status, 'budget_exhausted');
     });
   },
+  /**
+   * A background build beside two quick lookups; the model is done first, the turn waits for the
+   * build, its output is delivered and the model answers it.
+   */
+  'background-and-quick': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'b', name: 'build', args: { target: 'app', ms: 500 } },
+          { id: 'k1', name: 'lookup', args: { key: 'one' } },
+          { id: 'k2', name: 'lookup', args: { key: 'two' } },
+        ],
+      },
+      { text: 'waiting for the build' },
+      { text: 'built' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({ turnId, input: 'go', model: 'scripted' });
+      const result = await turn.result();
+      expect(result.status, 'completed');
+      expect(
+        result.events.some((e) => e.type === 'background.delivered'),
+        true,
+      );
+    });
+  },
   /** Eight responses of three reads with continue-as-new every ~40 events: one file per run. */
   'continue-as-new': async ({ env, taskQueue, turnId }) => {
     const steps = 8;

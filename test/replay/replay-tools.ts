@@ -60,4 +60,27 @@ export const deploy = defineTool({
   execute: ({ target }) => `deployed ${target}`,
 });
 
-export const replayTools: AnyTool[] = [read, write, flaky, deploy];
+export const build = defineTool({
+  name: 'build',
+  description: 'Builds in the background',
+  input: z.object({ target: z.string(), ms: z.number().default(300) }),
+  concurrencySafe: true,
+  background: true,
+  execute: async ({ target, ms }, ctx) => {
+    await work(ms, ctx);
+    return `built ${target}`;
+  },
+});
+
+export const lookup = defineTool({
+  name: 'lookup',
+  description: 'A quick lookup (a local activity on Temporal)',
+  input: z.object({ key: z.string() }),
+  concurrencySafe: true,
+  retrySafe: true,
+  quick: true,
+  timeoutMs: 5_000,
+  execute: ({ key }) => `value of ${key}`,
+});
+
+export const replayTools: AnyTool[] = [read, write, flaky, deploy, build, lookup];
