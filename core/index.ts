@@ -2,6 +2,7 @@ export * from './budget/budget-check';
 export * from './detection/loop-detector';
 export * from './dispatch/plan-waves';
 export * from './engine/apply-entry';
+export { awaitingBackground } from './engine/background-calls';
 export * from './engine/engine-revision';
 export * from './engine/host-event';
 export * from './engine/messages-from-events';

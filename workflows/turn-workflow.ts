@@ -13,7 +13,13 @@ import { packJson } from '../contract/packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../contract/search-attributes';
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../contract/turn-workflow';
 import { turnWorkflowInputSchema } from '../contract/turn-workflow';
-import { engineRevision, feedHostEvent, type HostEvent, type TurnOperation } from '../core';
+import {
+  awaitingBackground,
+  engineRevision,
+  feedHostEvent,
+  type HostEvent,
+  type TurnOperation,
+} from '../core';
 import { callLabel } from './call-label';
 import { packCarried } from './carried-turn';
 import { ModelActivity } from './model-activity';
@@ -129,12 +135,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
         case 'wait': {
           if (op.stop) tools.stop(op.stop);
           listed.atWait(engine.view, {
-            forRunningCalls: op.approvals.length === 0 && op.untilMs === undefined && !engine.view.modelDone,
+            forRunningCalls:
+              op.approvals.length === 0 && op.untilMs === undefined && !awaitingBackground(engine.view),
           });
           setWaiting(op.approvals.length > 0);
           const wake = () => queue.length > 0;
           if (op.untilMs === undefined) {
-            show(waitingPhase(op.approvals, engine.view.modelDone ? engine.view.background.length : 0));
+            show(
+              waitingPhase(op.approvals, awaitingBackground(engine.view) ? engine.view.background.length : 0),
+            );
             await condition(wake);
           } else {
             // The timer says what it waits for (user metadata: replay does not match on it).

@@ -1,8 +1,8 @@
 import type { TextPart } from '../schema/messages';
 import { renderToolOutput, type ToolOutput } from '../schema/tool-output';
 import { blockedByBackground, callsConflict } from './call-conflicts';
-import { needsApproval } from './plan-launches';
-import type { CallState, TurnState } from './turn-state';
+import { dueToStart, needsApproval } from './plan-launches';
+import { batchOpen, type CallState, type TurnState } from './turn-state';
 
 /**
  * Background calls: a call whose policy says `background` is set aside when its first attempt
@@ -68,8 +68,7 @@ export function planBackground(
       plan.approvals.push(call);
       continue;
     }
-    const due = call.phase === 'pending' || (call.phase === 'retry-wait' && (call.retryAt ?? 0) <= now);
-    if (!due) {
+    if (!dueToStart(call, now)) {
       if (call.retryAt !== undefined)
         plan.nextRetryAt = Math.min(plan.nextRetryAt ?? Number.POSITIVE_INFINITY, call.retryAt);
       continue;
@@ -83,6 +82,19 @@ export function planBackground(
     }
   }
   return plan;
+}
+
+/**
+ * The turn waits only for background calls: no batch open, no request in flight, and the model
+ * done (or the turn halting) while some are still out.
+ */
+export function awaitingBackground(state: Readonly<TurnState>): boolean {
+  return (
+    state.background.length > 0 &&
+    !state.modelInFlight &&
+    !batchOpen(state as TurnState) &&
+    (state.modelDone || state.halt !== undefined)
+  );
 }
 
 /** Outputs ready to deliver: decided, in launch order. */

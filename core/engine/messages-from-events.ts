@@ -32,16 +32,11 @@ export function messagesFromEvents(
       const call = open.calls[open.results.length];
       if (!call || call.toolCallId !== event.toolCallId)
         throw new Error(`events record ${event.toolCallId} out of batch order`);
-      // A background call's notice belongs to its delivery: a call with one was set aside.
-      const notice =
-        !call.policy?.background && Object.hasOwn(notices, event.toolCallId)
-          ? notices[event.toolCallId]
-          : undefined;
       open.results.push({
         type: 'tool-result',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        output: notice ? { ...event.output, notice } : event.output,
+        output: slotOutput(call, event.output, notices),
       });
       if (open.results.length === open.calls.length) {
         messages.push({ role: 'tool', content: open.results });
@@ -51,10 +46,9 @@ export function messagesFromEvents(
     if (event.type === 'background.delivered') {
       messages.push({
         role: 'user',
-        content: event.deliveries.map((d) => {
-          const notice = Object.hasOwn(notices, d.toolCallId) ? notices[d.toolCallId] : undefined;
-          return deliveryPart(notice ? { ...d, output: { ...d.output, notice } } : d);
-        }),
+        content: event.deliveries.map((d) =>
+          deliveryPart({ ...d, output: withNotice(d.toolCallId, d.output, notices) }),
+        ),
       });
     }
   }
@@ -72,26 +66,43 @@ export function outputsFromEvents(
   const outputs: CallOutcome[] = [];
   const at = new Map<string, number>();
   const calls = new Map<string, { toolName: string; policy?: { background?: boolean } }>();
-  const withNotice = (toolCallId: string, output: ToolOutput): ToolOutput => {
-    const notice = Object.hasOwn(notices, toolCallId) ? notices[toolCallId] : undefined;
-    return notice ? { ...output, notice } : output;
-  };
   for (const event of events) {
     if (event.type === 'model.responded') for (const call of event.calls) calls.set(call.toolCallId, call);
     if (event.type === 'tool.completed') {
       at.set(event.toolCallId, outputs.length);
       const call = calls.get(event.toolCallId);
-      // A background call's notice belongs to its delivered output.
-      const output = call?.policy?.background ? event.output : withNotice(event.toolCallId, event.output);
+      const output = slotOutput({ toolCallId: event.toolCallId, ...call }, event.output, notices);
       outputs.push({ toolCallId: event.toolCallId, name: call?.toolName ?? '', ...output });
     }
     if (event.type === 'background.delivered')
       for (const d of event.deliveries) {
-        const outcome = { toolCallId: d.toolCallId, name: d.toolName, ...withNotice(d.toolCallId, d.output) };
+        const outcome = {
+          toolCallId: d.toolCallId,
+          name: d.toolName,
+          ...withNotice(d.toolCallId, d.output, notices),
+        };
         const index = at.get(d.toolCallId);
         if (index === undefined) outputs.push(outcome);
         else outputs[index] = outcome;
       }
   }
   return outputs;
+}
+
+function withNotice(
+  toolCallId: string,
+  output: ToolOutput,
+  notices: Readonly<Record<string, string>>,
+): ToolOutput {
+  const notice = Object.hasOwn(notices, toolCallId) ? notices[toolCallId] : undefined;
+  return notice ? { ...output, notice } : output;
+}
+
+/** A call's result in its batch; a background call's notice belongs to its delivery, not here. */
+function slotOutput(
+  call: { toolCallId: string; policy?: { background?: boolean } },
+  output: ToolOutput,
+  notices: Readonly<Record<string, string>>,
+): ToolOutput {
+  return call.policy?.background ? output : withNotice(call.toolCallId, output, notices);
 }

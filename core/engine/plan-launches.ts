@@ -64,7 +64,7 @@ export function planLaunches({
       continue;
     }
     if (batch.streamOpen && !call.call.policy.concurrencySafe) continue;
-    const ready = call.phase === 'pending' || (call.phase === 'retry-wait' && (call.retryAt ?? 0) <= now);
+    const ready = dueToStart(call, now);
     if (ready && busy < limit) {
       if (background.length > 0 && blockedByBackground(call, background)) {
         plan.blocked += 1;
@@ -77,6 +77,11 @@ export function planLaunches({
     }
   }
   return plan;
+}
+
+/** Whether a call may start now: never started, or its retry is due. */
+export function dueToStart(call: CallState, now: number): boolean {
+  return call.phase === 'pending' || (call.phase === 'retry-wait' && (call.retryAt ?? 0) <= now);
 }
 
 /** Done, or set aside in the background: nothing of the batch waits for it any more. */

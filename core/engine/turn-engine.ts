@@ -28,7 +28,13 @@ import type { Usage } from '../schema/usage';
 import { modelRequestKey, toolCallKey } from '../tools/idempotency-key';
 import { backoffDelay } from '../tools/retry-decision';
 import { applyEntry } from './apply-entry';
-import { backgroundCall, batchOutputOf, deliverable, planBackground } from './background-calls';
+import {
+  awaitingBackground,
+  backgroundCall,
+  batchOutputOf,
+  deliverable,
+  planBackground,
+} from './background-calls';
 import { engineRevision, maxLostAttemptReruns, notStartedDelay } from './engine-revision';
 import { type LaunchPlan, needsApproval, planLaunches } from './plan-launches';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
@@ -203,7 +209,7 @@ export class TurnEngine {
     }
     const state = this.state;
     // The model is done (or the turn halted) but background calls still run: wait for them.
-    if (!state.modelInFlight && state.background.length > 0 && (state.modelDone || state.halt)) {
+    if (awaitingBackground(state)) {
       const blocked = continuationBlocked(state.config.budget, state.spent, now);
       if (blocked && !state.halt)
         this.commit({ type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
@@ -211,7 +217,7 @@ export class TurnEngine {
       this.settle(entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
       // A delivery gave the model something new to answer: ask it (below); otherwise wait.
-      if (this.state.modelDone || this.state.halt)
+      if (awaitingBackground(this.state))
         return this.launchOrWait(now, entries, 'the turn waits for background calls', waitedOut);
     }
     if (!this.state.modelInFlight && !this.state.halt && this.state.background.length > 0) {

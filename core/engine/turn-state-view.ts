@@ -1,6 +1,7 @@
 import type { ToolOutputStatus } from '../schema/tool-output';
 import type { TurnStatus } from '../schema/turn-status';
 import { totalTokens, type Usage } from '../schema/usage';
+import { awaitingBackground } from './background-calls';
 import { needsApproval } from './plan-launches';
 import { type ApprovalRequest, approvalRequest } from './turn-engine';
 import type { CallState, TurnState } from './turn-state';
@@ -74,7 +75,7 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     phase: state.finished
       ? 'finished'
       : open.length === 0
-        ? !state.modelInFlight && state.background.length > 0
+        ? awaitingBackground(state)
           ? 'background'
           : 'model'
         : open.some((c) => c.phase === 'awaiting-approval') && !open.some((c) => c.phase === 'running')
