@@ -12,6 +12,7 @@ import { attemptLostType, payloadKeyMissingType, type TurnActivities } from '../
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
 import type { CallPolicy, HostEvent, ToolStart } from '../core';
 import { failureMessage } from './failure-message';
+import type { HostEventSink } from './host-event-queue';
 import { toolSummary } from './tool-summary';
 
 /**
@@ -28,7 +29,7 @@ export class ToolActivities {
   constructor(
     private readonly input: TurnWorkflowInput,
     private readonly revision: number,
-    private readonly queue: HostEvent[],
+    private readonly queue: HostEventSink,
   ) {}
 
   get running(): number {
@@ -74,19 +75,18 @@ export class ToolActivities {
       scope = new CancellationScope();
       this.scopes.set(toolCallId, scope);
     }
-    const done = (scope ? scope.run(run) : run())
-      .then(
-        ({ result, durationMs }) => {
-          this.queue.push({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
-        },
-        (error: unknown) => {
-          this.queue.push(this.failedAttempt(error, call.policy, toolCallId, attempt));
-        },
-      )
-      .finally(() => {
-        this.pending.delete(key);
-        if (scope && this.scopes.get(toolCallId) === scope) this.scopes.delete(toolCallId);
-      });
+    const ended = (event: HostEvent) => {
+      this.pending.delete(key);
+      if (scope && this.scopes.get(toolCallId) === scope) this.scopes.delete(toolCallId);
+      this.queue.push(event);
+    };
+    // One `then` for both outcomes, no `finally`: the SDK captures a stack trace for every promise
+    // a workflow makes (for its stack-trace query), so each one costs a quick call dearly.
+    const done = (scope ? scope.run(run) : run()).then(
+      ({ result, durationMs }) =>
+        ended({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs }),
+      (error: unknown) => ended(this.failedAttempt(error, call.policy, toolCallId, attempt)),
+    );
     this.pending.set(key, done);
   }
 

@@ -8,7 +8,8 @@ import {
   stateQuery,
   type TurnWorkflowInput,
 } from '../contract/turn-workflow';
-import { type HostEvent, turnStateView } from '../core';
+import { turnStateView } from '../core';
+import type { HostEventSink } from './host-event-queue';
 import { answerModelRequest, transcriptDigests } from './model-request-answer';
 import type { TurnRecord } from './turn-record';
 
@@ -23,7 +24,7 @@ export function installTurnHandlers({
 }: {
   input: TurnWorkflowInput;
   turn: TurnRecord;
-  queue: HostEvent[];
+  queue: HostEventSink;
 }): void {
   const { engine } = turn;
   setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));

@@ -1,18 +1,9 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { upsertSearchAttributes } from '@temporalio/workflow';
 import { modelKey, tokensKey, toolCallsKey } from '../contract/search-attributes';
 import { type TurnState, totalTokens } from '../core';
 
-/**
- * Turns begun before this marker do not set the list's model, calls and tokens: a replay of their
- * history must not meet upserts it never had.
- */
-const listAttributesPatch = 'turn-list-attributes';
-/**
- * Turns begun before this marker also wrote them on every wait for running calls — an event per
- * call in a sequential batch; since, a wait for running calls does not write them.
- */
-const boundariesPatch = 'turn-list-attributes-at-boundaries';
+import type { WorkflowRevision } from './workflow-revision';
 
 /**
  * The model, tool calls and tokens of a turn as search attributes, so a list of turns (the
@@ -22,11 +13,14 @@ const boundariesPatch = 'turn-list-attributes-at-boundaries';
  */
 export class TurnListAttributes {
   private readonly enabled: boolean;
-  private boundariesOnly?: boolean;
   private shown = { toolCalls: -1, tokens: -1 };
 
-  constructor() {
-    this.enabled = patched(listAttributesPatch);
+  /**
+   * Runs begun by older code may not write them (a replay of their history must not meet upserts
+   * it never had), or may write them at every wait for running calls (an event per call).
+   */
+  constructor(private readonly revision: Pick<WorkflowRevision, 'listAttributes' | 'listAtBoundariesOnly'>) {
+    this.enabled = revision.listAttributes;
   }
 
   /**
@@ -34,11 +28,8 @@ export class TurnListAttributes {
    * operator looks then), not while it waits for calls it just started.
    */
   atWait(view: Readonly<TurnState>, { forRunningCalls }: { forRunningCalls: boolean }): void {
-    // Asked at the first wait for running calls only: a patch marker is a command of its own.
-    if (forRunningCalls) {
-      this.boundariesOnly ??= patched(boundariesPatch);
-      if (this.boundariesOnly) return;
-    }
+    // Asked at the first wait for running calls only: an older run's patch marker came there.
+    if (forRunningCalls && this.revision.listAtBoundariesOnly()) return;
     this.update(view);
   }
 

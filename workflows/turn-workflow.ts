@@ -4,7 +4,6 @@ import {
   condition,
   continueAsNew,
   isCancellation,
-  patched,
   setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
@@ -13,15 +12,10 @@ import { packJson } from '../contract/packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../contract/search-attributes';
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../contract/turn-workflow';
 import { turnWorkflowInputSchema } from '../contract/turn-workflow';
-import {
-  awaitingBackground,
-  engineRevision,
-  feedHostEvent,
-  type HostEvent,
-  type TurnOperation,
-} from '../core';
+import { awaitingBackground, feedHostEvent, type TurnOperation } from '../core';
 import { callLabel } from './call-label';
 import { packCarried } from './carried-turn';
+import { HostEventQueue } from './host-event-queue';
 import { ModelActivity } from './model-activity';
 import { modelSummary } from './model-summary';
 import { ToolActivities } from './tool-activities';
@@ -31,12 +25,7 @@ import { TurnListAttributes } from './turn-list-attributes';
 import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
 import { openTurnRecord, type TurnRecord } from './turn-record';
 import { waitSummary } from './wait-summary';
-
-/**
- * Turns begun before the engine's revision 2 replay under revision 1 (see `engineRevision`): the
- * patch marker is in the history of every turn begun since.
- */
-const revisionPatch = 'engine-revision-2';
+import { workflowRevision } from './workflow-revision';
 
 /**
  * One turn = one workflow (its id is the turn's fence). It drives the same `TurnEngine` as the
@@ -48,12 +37,20 @@ const revisionPatch = 'engine-revision-2';
  */
 export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWorkflowResult> {
   const input = turnWorkflowInputSchema.parse(rawInput);
-  const turn = openTurnRecord(input, () => (patched(revisionPatch) ? engineRevision : 1), Date.now());
+  const revision = workflowRevision({ fresh: input.carried === undefined });
+  const turn = openTurnRecord(input, revision.engineRevision, Date.now());
   const { engine } = turn;
-  const queue: HostEvent[] = [];
+  const queue = new HostEventQueue();
   installTurnHandlers({ input, turn, queue });
+  /**
+   * Until something is queued (or `queue.wake()`). On the older road, a condition (`more()` also
+   * ends it): there the loop went on only after the activation's microtasks, so its commands came
+   * after an update's, and an older history replays only in that order.
+   */
+  const untilQueued = (more?: () => boolean): Promise<unknown> =>
+    revision.wakeOnQueue ? queue.arrival() : condition(() => queue.length > 0 || (more?.() ?? false));
   reportTurnStarted({ continued: input.carried !== undefined });
-  const listed = new TurnListAttributes();
+  const listed = new TurnListAttributes(revision);
   upsertSearchAttributes([
     { key: turnStatusKey, value: 'running' },
     { key: waitingForApprovalKey, value: false },
@@ -81,7 +78,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
    */
   const feed = ({ launch }: { launch: boolean }) => {
     if (queue.length === 0) return;
-    const events = queue.splice(0);
+    const events = queue.take();
     for (const event of events) {
       if (event.kind !== 'call-streamed') continue;
       turn.record(feedHostEvent(engine, event, Date.now()));
@@ -119,10 +116,11 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           let ended = false;
           void model.start(op, engine.view.config.limits.maxArgumentBytes).then(() => {
             ended = true;
+            queue.wake();
           });
           // While the response streams: accept calls as they come, fold finished attempts.
           while (!ended) {
-            await condition(() => ended || queue.length > 0);
+            if (queue.length === 0) await untilQueued(() => ended);
             feed({ launch: true });
             show(streaming);
           }
@@ -144,7 +142,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
             show(
               waitingPhase(op.approvals, awaitingBackground(engine.view) ? engine.view.background.length : 0),
             );
-            await condition(wake);
+            await untilQueued();
           } else {
             // The timer says what it waits for (user metadata: replay does not match on it).
             const summary = waitSummary({ untilMs: op.untilMs, view: engine.view, model: input.model });
@@ -208,7 +206,7 @@ async function continueAsNewWhenDrained({
   input: TurnWorkflowInput;
   turn: TurnRecord;
   tools: ToolActivities;
-  queue: HostEvent[];
+  queue: HostEventQueue;
   feed: () => void;
 }): Promise<void> {
   if (tools.running > 0) {

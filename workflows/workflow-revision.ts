@@ -1,0 +1,54 @@
+import { patched } from '@temporalio/workflow';
+import { engineRevision } from '../core';
+
+/**
+ * The one marker a run begun by today's code records. Each patch costs a run two events (the
+ * marker and the `TemporalChangeVersion` upsert Temporal adds to it), and a turn used to meet four:
+ * this one stands for all of them. Only a run without it (begun by older code, being replayed or
+ * carried on) asks for the older ones, where and in the order older code did, so its history
+ * replays; a later change adds its own marker and makes that the one new runs record.
+ */
+const currentPatch = 'durable-turns-workflow-3';
+/** Turns begun before it replay under engine revision 1 (see `engineRevision`). */
+const revisionPatch = 'engine-revision-2';
+/** Runs begun before it do not set the list's model, calls and tokens. */
+const listAttributesPatch = 'turn-list-attributes';
+/** Runs begun before it also wrote those on every wait for running calls. */
+const boundariesPatch = 'turn-list-attributes-at-boundaries';
+
+/** What a run of the turn workflow does, by the code that began it. */
+export interface WorkflowRevision {
+  /** The engine's rules for a turn begun now (a carried turn keeps its own). Asked once, if at all. */
+  engineRevision: () => number;
+  /** The list's model, calls and tokens are set. */
+  listAttributes: boolean;
+  /** Those are written at boundaries only, not at each wait for running calls (asked at the first such wait). */
+  listAtBoundariesOnly: () => boolean;
+  /** The loop waits on the host event queue itself, not with `condition` (see `HostEventQueue`). */
+  wakeOnQueue: boolean;
+}
+
+/**
+ * Asked first thing in every run. For an older run the engine's revision is asked before the list's
+ * patch, as older code did (no command comes between them there).
+ */
+export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevision {
+  if (patched(currentPatch))
+    return {
+      engineRevision: () => engineRevision,
+      listAttributes: true,
+      listAtBoundariesOnly: () => true,
+      wakeOnQueue: true,
+    };
+  const revision = fresh ? (patched(revisionPatch) ? engineRevision : 1) : undefined;
+  let boundariesOnly: boolean | undefined;
+  return {
+    engineRevision: () => revision ?? 1,
+    listAttributes: patched(listAttributesPatch),
+    listAtBoundariesOnly: () => {
+      boundariesOnly ??= patched(boundariesPatch);
+      return boundariesOnly;
+    },
+    wakeOnQueue: false,
+  };
+}
