@@ -20,6 +20,7 @@ import {
   type HostTimers,
   type Message,
   ModelError,
+  type ModelResponse,
   modelRequestKey,
   type PreparedCall,
   prepareCall,
@@ -50,6 +51,11 @@ export interface ActivityDeps {
   transcripts?: TranscriptCache;
   /** Spans for model requests and tool attempts, children of the activity's (default: none). */
   tracing?: TurnTracing;
+  /**
+   * The task queue of each model whose requests are rate-limited across the fleet: a request for
+   * one that arrives on another queue is sent there instead (see `ModelRouted`).
+   */
+  modelQueues?: ReadonlyMap<string, string>;
 }
 
 const timers: HostTimers = {
@@ -76,6 +82,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         continuation,
       } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
+      const routedTo = deps.modelQueues?.get(modelName);
+      if (routedTo !== undefined && ctx.info.taskQueue !== routedTo) return { routedTo };
       // Every heartbeat carries the text so far: watchers read it from the pending activity.
       const live = new LiveText({ responseIndex, attempt: ctx.info.attempt });
       // From the start: reading the transcript by query can take a while on a busy server, and a
@@ -188,7 +196,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     continuation: CallModelInput['continuation'];
     /** Told the request's messages once they are read (for tracing). */
     onRequest: (messages: readonly Message[]) => void;
-  }): Promise<CallModelOutput> {
+  }): Promise<ModelResponse> {
     const model = deps.models.get(modelName);
     if (!model) {
       throw ApplicationFailure.nonRetryable(

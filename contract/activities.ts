@@ -65,4 +65,25 @@ export interface TurnActivities {
  * message holds the prose only (the engine writes the tool-call parts from the calls), so each
  * call's arguments travel once.
  */
-export type CallModelOutput = ModelResponse;
+export type CallModelOutput = ModelResponse | ModelRouted;
+
+/**
+ * The model activity's answer when this model's requests are rate-limited across the fleet (see
+ * `modelRateLimits`) and the request reached the turn's own task queue: it sent nothing to the
+ * provider, and the workflow asks again on the model's queue, as it will for the rest of the run.
+ */
+export interface ModelRouted {
+  routedTo: string;
+}
+
+export function isModelRouted(output: CallModelOutput): output is ModelRouted {
+  return 'routedTo' in output && typeof output.routedTo === 'string';
+}
+
+/**
+ * The task queue of a rate-limited model's requests: the server dispatches from it at most the
+ * limit's rate, whichever worker polls it.
+ */
+export function modelTaskQueue({ taskQueue, model }: { taskQueue: string; model: string }): string {
+  return `${taskQueue}.model.${model}`;
+}

@@ -20,6 +20,12 @@ import { workerTracingOptions } from '../tracing/worker-tracing-options';
 import { chooseTurnWorkflowBundle, type TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 import { fleetHealthPlugins } from './fleet-health-plugin';
 import type { FleetHealthReportingOptions } from './fleet-health-reporter';
+import {
+  createModelWorkers,
+  type ModelRateLimit,
+  modelQueuesOf,
+  modelWorkersPlugin,
+} from './model-rate-limits';
 import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
 
 export interface CreateTurnWorkerOptions {
@@ -78,6 +84,14 @@ export interface CreateTurnWorkerOptions {
    * is known to have them, or this API key may not list them).
    */
   ensureSearchAttributes?: boolean;
+  /**
+   * Request rates per model that hold across the fleet (by model name): the model's requests run on
+   * a task queue of their own, from which the server dispatches at most `requestsPerSecond`. Give
+   * every worker of the task queue the same limits: a worker without them sends its turns'
+   * requests straight to the provider. A turn's first request of a limited model costs one extra
+   * round trip (a worker answers where the model's requests go; the turn asks there from then on).
+   */
+  modelRateLimits?: Readonly<Record<string, ModelRateLimit>>;
   /** Where the worker says why it bundles at start or that its health reports fail (default: the Temporal runtime's logger, as a warning). */
   log?: (message: string) => void;
   /** Extra Temporal worker options (concurrency limits, identity, …). */
@@ -132,21 +146,26 @@ export async function createTurnWorker(
   });
   const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
   const traced = workerTracingOptions({ tracing, given: options.worker ?? {} });
-  const worker = await Worker.create({
+  const modelQueues = modelQueuesOf({
+    limits: options.modelRateLimits,
+    models,
+    taskQueue: options.taskQueue,
+  });
+  const activities = createActivities({
+    registry: new ToolRegistry(options.tools),
+    models,
+    hooks: options.hooks ?? [],
+    observers: [...(options.observers ?? []), ...(metrics ? [metrics.observer] : [])],
+    health,
+    ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+    ...(tracing ? { tracing } : {}),
+    ...(modelQueues.size > 0 ? { modelQueues } : {}),
+  });
+  const shared = {
     ...dataConverterOption(options.encryption),
     connection: options.connection,
     namespace: options.namespace ?? 'default',
-    taskQueue: options.taskQueue,
-    workflowBundle: bundle,
-    activities: createActivities({
-      registry: new ToolRegistry(options.tools),
-      models,
-      hooks: options.hooks ?? [],
-      observers: [...(options.observers ?? []), ...(metrics ? [metrics.observer] : [])],
-      health,
-      ...(options.transcripts ? { transcripts: options.transcripts } : {}),
-      ...(tracing ? { tracing } : {}),
-    }),
+    activities,
     // A cancel reaches an activity only in a heartbeat's response, and the SDK sends heartbeats at
     // most once per min(0.8 × heartbeatTimeout, this): 60 s by default, so a turn's cancel would
     // reach a running tool after ~8 s (10 s timeout). With heartbeats every 250 ms
@@ -155,8 +174,27 @@ export async function createTurnWorker(
     defaultHeartbeatThrottleInterval: heartbeatThrottleMs,
     ...options.worker,
     ...traced,
+  };
+  // Activities only: no plugins (the turn worker's run them), sinks or workflow interceptors.
+  const { plugins: _plugins, sinks: _sinks, interceptors, ...forModels } = shared;
+  const modelWorkers = await createModelWorkers({
+    limits: options.modelRateLimits ?? {},
+    queues: modelQueues,
+    options: {
+      ...forModels,
+      ...(interceptors?.activity ? { interceptors: { activity: interceptors.activity } } : {}),
+    },
+  });
+  const worker = await Worker.create({
+    ...shared,
+    taskQueue: options.taskQueue,
+    workflowBundle: bundle,
     sinks: { ...traced.sinks, ...turnMetricsSinks(metrics ? { metrics } : {}) },
-    plugins: [...(options.worker?.plugins ?? []), ...fleetHealthPlugins({ options, health })],
+    plugins: [
+      ...(options.worker?.plugins ?? []),
+      ...fleetHealthPlugins({ options, health }),
+      ...(modelWorkers.length > 0 ? [modelWorkersPlugin({ workers: modelWorkers, log })] : []),
+    ],
   });
   return Object.assign(worker, { health, workflowBundle: source });
 }

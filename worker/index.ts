@@ -5,6 +5,7 @@ export * from './build-turn-workflow-bundle';
 export type { TurnWorkflowBundleSource } from './choose-turn-workflow-bundle';
 export * from './create-turn-worker';
 export { FleetHealthReporter, type FleetHealthReportingOptions } from './fleet-health-reporter';
+export { type ModelRateLimit, modelRateLimitSchema } from './model-rate-limits';
 export { type TurnWorkflowBundle, turnWorkflowBundle } from './turn-workflow-bundle';
 export {
   type TurnWorkflowBundleManifest,

@@ -7,10 +7,16 @@ import {
   TimeoutFailure,
   workflowInfo,
 } from '@temporalio/workflow';
-import { modelRejectedType, type TurnActivities } from '../contract/activities';
+import {
+  type CallModelInput,
+  isModelRouted,
+  modelRejectedType,
+  type TurnActivities,
+} from '../contract/activities';
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
-import type { HostEvent, ModelCall, ModelFailure } from '../core';
+import type { ModelCall, ModelFailure } from '../core';
 import { failureMessage } from './failure-message';
+import type { HostEventSink } from './host-event-queue';
 import { modelSummary } from './model-summary';
 
 /**
@@ -21,17 +27,59 @@ import { modelSummary } from './model-summary';
  */
 export class ModelActivity {
   private pending?: Promise<void>;
+  /**
+   * Where this run sends its requests once a worker said the model is rate-limited (a result in
+   * history, so replay takes the same road). Learnt again after continue-as-new: one request.
+   */
+  private routedTo?: string;
 
   constructor(
     private readonly input: TurnWorkflowInput,
     private readonly revision: number,
-    private readonly queue: HostEvent[],
+    private readonly queue: HostEventSink,
   ) {}
 
   /** Starts the request; the returned promise resolves once its outcome is queued. */
   start(op: ModelCall, maxArgumentBytes: number): Promise<void> {
+    const { responseIndex, attempt } = op;
+    const request: CallModelInput = {
+      turnId: this.input.turnId,
+      workflowId: workflowInfo().workflowId,
+      responseIndex,
+      model: this.input.model,
+      idempotencyKey: op.idempotencyKey,
+      maxArgumentBytes,
+      ...(op.continuation ? { continuation: op.continuation } : {}),
+    };
+    const ask = async () => {
+      const answer = await this.activities(op).callModel(request);
+      if (!isModelRouted(answer)) return answer;
+      // Nothing went to the provider: the same request again, on the model's own queue.
+      this.routedTo = answer.routedTo;
+      const routed = await this.activities(op).callModel(request);
+      if (isModelRouted(routed))
+        throw ApplicationFailure.nonRetryable(
+          `the worker on ${answer.routedTo} sent ${this.input.model}'s request on to ${routed.routedTo}: its workers disagree on the model's queue`,
+        );
+      return routed;
+    };
+    const pending = ask().then(
+      (response) => {
+        this.queue.push({ kind: 'model-responded', response });
+      },
+      (error: unknown) => {
+        if (isCancellation(error)) return;
+        this.queue.push({ kind: 'model-failed', responseIndex, attempt, error: this.failureOf(error) });
+      },
+    );
+    this.pending = pending;
+    return pending;
+  }
+
+  private activities(op: ModelCall) {
     const { timing } = this.input;
-    const activities = proxyActivities<TurnActivities>({
+    return proxyActivities<TurnActivities>({
+      ...(this.routedTo !== undefined ? { taskQueue: this.routedTo } : {}),
       // The Web UI shows this instead of a bare `callModel` (user metadata: replay does not match on it).
       summary: modelSummary({
         responseIndex: op.responseIndex,
@@ -50,28 +98,6 @@ export class ModelActivity {
               nonRetryableErrorTypes: [modelRejectedType],
             },
     });
-    const { responseIndex, attempt } = op;
-    const pending = activities
-      .callModel({
-        turnId: this.input.turnId,
-        workflowId: workflowInfo().workflowId,
-        responseIndex,
-        model: this.input.model,
-        idempotencyKey: op.idempotencyKey,
-        maxArgumentBytes,
-        ...(op.continuation ? { continuation: op.continuation } : {}),
-      })
-      .then(
-        (response) => {
-          this.queue.push({ kind: 'model-responded', response });
-        },
-        (error: unknown) => {
-          if (isCancellation(error)) return;
-          this.queue.push({ kind: 'model-failed', responseIndex, attempt, error: this.failureOf(error) });
-        },
-      );
-    this.pending = pending;
-    return pending;
   }
 
   /** Resolves once the latest request has ended (after a cancel, its activity reports late). */
@@ -82,6 +108,8 @@ export class ModelActivity {
   private failureOf(error: unknown): ModelFailure {
     const message = failureMessage(error);
     if (this.revision < 2) return { message, retryable: false };
+    // Thrown here, in the workflow: a misconfigured fleet, which another attempt would not mend.
+    if (error instanceof ApplicationFailure && error.nonRetryable) return { message, retryable: false };
     const cause = error instanceof ActivityFailure ? error.cause : undefined;
     // Only what the activity marked as a rejection is final; anything else (a timeout, a lost or
     // shutting-down worker, a transient provider failure) is worth another attempt.

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { FleetHealthClient, type FleetHealthView, renderFleetHealth } from 'durable-turns/client';
@@ -6,28 +6,15 @@ import { uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
+import { killGroup, WorkerProcesses } from './support/worker-process';
 
 const root = path.join(__dirname, '../..');
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
 afterAll(() => kit.close());
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) killGroup(child);
-});
-
-/** npx and tsx each add a process: kill the whole group, as a machine crash would. */
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-/** Bundling the workflow code takes seconds per process, more on a loaded machine. */
-const readyTimeoutMs = 120_000;
+const processes = new WorkerProcesses();
+afterEach(() => processes.killAll());
 
 function startWorkerProcess(args: {
   taskQueue: string;
@@ -37,42 +24,11 @@ function startWorkerProcess(args: {
   stickyTimeoutMs: number;
 }): Promise<ChildProcess> {
   const { address, namespace } = testTemporal();
-  const script = path.join(__dirname, 'support/fleet-health-worker.ts');
   const { taskQueue, identity, failingTool, intervalMs, stickyTimeoutMs } = args;
-  const child = spawn(
-    'npx',
-    [
-      'tsx',
-      script,
-      address,
-      namespace,
-      taskQueue,
-      identity,
-      failingTool,
-      String(intervalMs),
-      String(stickyTimeoutMs),
-    ],
-    { cwd: path.join(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-  );
-  children.push(child);
-  let stderr = '';
-  child.stderr?.on('data', (d) => {
-    stderr += String(d);
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${identity} not ready within ${readyTimeoutMs} ms: ${stderr}`)),
-      readyTimeoutMs,
-    );
-    child.stdout?.on('data', (d) => {
-      if (!String(d).includes('WORKER READY')) return;
-      clearTimeout(timer);
-      resolve(child);
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${identity} exited (${code}) before it was ready: ${stderr}`));
-    });
+  return processes.start({
+    script: path.join(__dirname, 'support/fleet-health-worker.ts'),
+    args: [address, namespace, taskQueue, identity, failingTool, String(intervalMs), String(stickyTimeoutMs)],
+    label: identity,
   });
 }
 
