@@ -10,13 +10,12 @@
  */
 import { loadavg } from 'node:os';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
-import { defineTool, scriptedModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
-import { z } from 'zod';
 import type { localFloorWorkflow } from './floor-workflow';
 import { check, machineInfo, round, summarize } from './measure';
 import { measureRounds } from './measure-rounds';
+import { stepTool, stepTurn } from './step-tools';
 import { openBenchTemporal, startWorker } from './temporal-env';
 import { runBench, writeReport } from './write-report';
 
@@ -26,29 +25,14 @@ export const QUICK_TARGET = 1.2;
 const log = (message: string) => console.error(`[quick] ${message}`);
 
 let executions = 0;
-/** Not concurrency-safe: every call is a wave of its own, one after another. */
 const step = (quick: boolean) =>
-  defineTool({
-    name: quick ? 'step_quick' : 'step_plain',
-    description: 'Does nothing',
-    input: z.object({ i: z.number() }),
-    retrySafe: true,
+  stepTool({
     quick,
-    timeoutMs: 10_000,
-    execute: () => {
+    onRun: () => {
       executions += 1;
-      return 'ok';
     },
   });
-
-const turnOf = (name: 'step_quick' | 'step_plain', calls: number) =>
-  scriptedModel(
-    [
-      { toolCalls: Array.from({ length: calls }, (_, i) => ({ id: `s${i}`, name, args: { i } })) },
-      { text: 'done' },
-    ],
-    `${name}-${calls}`,
-  );
+const turnOf = stepTurn;
 
 async function main() {
   const loadBefore = loadavg()[0] ?? 0;

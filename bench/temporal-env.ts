@@ -12,6 +12,7 @@ import { NativeConnection, type Worker } from '@temporalio/worker';
 import { turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal, fastQueueReaderConfig } from 'durable-turns/devserver';
 import { throwawayStateRoot } from '../test/support/throwaway-dir';
+import { CLOCK_TICKS, processCpuSeconds } from './proc-stats';
 
 /**
  * Where the throwaway server keeps its SQLite file: tmpfs where there is one (see
@@ -102,21 +103,6 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Linux clock ticks per second (`getconf CLK_TCK`; 100 on every common kernel). */
-const CLOCK_TICKS = 100;
-
-/** CPU seconds (user + system) a process has used so far, from /proc; undefined elsewhere. */
-function processCpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may contain spaces) start at field 3.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Waits until the dev server has been nearly idle for a moment (it finishes work of earlier runs in
  * the background: visibility, timers, task queues), so a run does not pay for the one before it.
@@ -163,26 +149,34 @@ const perCore = (cpuS: number | undefined, wallS: number) =>
 /**
  * How many cores this process (worker, client, bench), the dev server and everything else on the
  * machine kept busy between `start` and `stop`: CPU seconds over wall seconds. `otherCores` is
- * load the benchmark did not make; on a shared machine it says which runs were disturbed.
+ * load the benchmark did not make; on a shared machine it says which runs were disturbed. With
+ * `workerPid` (a worker in a child process) that process is counted apart, not as "other".
  */
-export function cpuMeter(serverPid: number | undefined) {
+export function cpuMeter(serverPid: number | undefined, workerPid?: number) {
   const started = performance.now();
   const ownStart = process.cpuUsage();
   const serverStart = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+  const workerStart = workerPid === undefined ? undefined : processCpuSeconds(workerPid);
   const machineStart = machineBusySeconds();
   return {
     stop: () => {
       const wallS = (performance.now() - started) / 1_000;
       const own = process.cpuUsage(ownStart);
       const serverEnd = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
+      const workerEnd = workerPid === undefined ? undefined : processCpuSeconds(workerPid);
       const machineEnd = machineBusySeconds();
       const serverS =
         serverStart === undefined || serverEnd === undefined ? undefined : serverEnd - serverStart;
+      const workerS =
+        workerStart === undefined || workerEnd === undefined ? undefined : workerEnd - workerStart;
       const benchS = (own.user + own.system) / 1e6;
       const otherS =
-        machineStart === undefined || machineEnd === undefined || serverS === undefined
+        machineStart === undefined ||
+        machineEnd === undefined ||
+        serverS === undefined ||
+        (workerPid !== undefined && workerS === undefined)
           ? undefined
-          : Math.max(0, machineEnd - machineStart - benchS - serverS);
+          : Math.max(0, machineEnd - machineStart - benchS - serverS - (workerS ?? 0));
       return {
         wallS: Math.round(wallS * 1_000) / 1_000,
         benchCpuS: Math.round(benchS * 1_000) / 1_000,
@@ -190,6 +184,7 @@ export function cpuMeter(serverPid: number | undefined) {
         serverCpuS: serverS === undefined ? null : Math.round(serverS * 100) / 100,
         benchProcessCores: perCore(benchS, wallS),
         serverCores: perCore(serverS, wallS),
+        ...(workerPid === undefined ? {} : { workerCores: perCore(workerS, wallS) }),
         otherCores: perCore(otherS, wallS),
       };
     },

@@ -49,6 +49,7 @@ import {
   type Trial,
 } from './measure';
 import { ExecutionCounter, NOOP_RESULT, noopTool } from './noop-tool';
+import { noopSteps, verifyTurn } from './noop-turn';
 import {
   type BenchTemporal,
   collect,
@@ -109,21 +110,6 @@ const wait = defineTool({
   },
 });
 
-/** `batches[r]` calls in response r (ids and arguments distinct across the turn), then a text answer. */
-function noopSteps(batches: readonly number[]): ScriptedStep[] {
-  let i = 0;
-  return [
-    ...batches.map((size, r) => ({
-      toolCalls: Array.from({ length: size }, () => {
-        const call = { id: `c${r}_${i}`, name: 'noop', args: { i } };
-        i += 1;
-        return call;
-      }),
-    })),
-    { text: 'done' },
-  ];
-}
-
 const waitSteps = (calls: number): ScriptedStep[] => [
   {
     toolCalls: Array.from({ length: calls }, (_, i) => ({
@@ -172,26 +158,6 @@ let turnSeq = 0;
 const nextTurnId = (label: string) => `${label}-${++turnSeq}`;
 
 type TurnOptions = Omit<StartTurnArgs, 'turnId' | 'input' | 'model'>;
-
-/** Checks a finished turn: completed, every call ran once and answered ok, every response asked for. */
-function verifyTurn(
-  result: TurnResult | undefined,
-  { calls, responses, label }: { calls: number; responses: number; label: string },
-): asserts result is TurnResult {
-  check(result !== undefined, `${label}: no result`);
-  check(result.status === 'completed', `${label}: turn ended ${result.status} (${result.reason ?? ''})`);
-  check(result.text === 'done', `${label}: final text ${JSON.stringify(result.text)}`);
-  check(result.toolCalls === calls, `${label}: ${result.toolCalls} tool calls recorded, expected ${calls}`);
-  check(result.outputs.length === calls, `${label}: ${result.outputs.length} outputs for ${calls} calls`);
-  check(
-    result.outputs.every((o) => o.status === 'ok'),
-    `${label}: every output is ok`,
-  );
-  check(
-    result.modelResponses === responses,
-    `${label}: ${result.modelResponses} model responses, expected ${responses}`,
-  );
-}
 
 /** One turn on the worker, timed from `start` to its result. */
 function turnTrial(
