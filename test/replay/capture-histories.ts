@@ -18,7 +18,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { scriptedModel, type TurnModel } from 'durable-turns';
 import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal } from 'durable-turns/devserver';
-import { createTurnWorker } from 'durable-turns/worker';
+import { createTurnWorker, type ModelRateLimit } from 'durable-turns/worker';
 import { crashScript } from '../temporal/support/crash-script';
 import { collect, pollFor } from '../temporal/support/poll';
 import { replayTools } from './replay-tools';
@@ -39,13 +39,20 @@ interface Env {
 
 type Scenario = (args: { env: Env; taskQueue: string; turnId: string }) => Promise<void>;
 
-async function withWorker(env: Env, taskQueue: string, model: TurnModel, body: () => Promise<void>) {
+async function withWorker(
+  env: Env,
+  taskQueue: string,
+  model: TurnModel,
+  body: () => Promise<void>,
+  modelRateLimits?: Record<string, ModelRateLimit>,
+) {
   const worker = await createTurnWorker({
     connection: env.native,
     namespace: env.namespace,
     taskQueue,
     tools,
     models: [model],
+    ...(modelRateLimits ? { modelRateLimits } : {}),
   });
   await worker.runUntil(body);
 }
@@ -78,6 +85,23 @@ const scenarios: Record<string, Scenario> = {
       await turn.approve('e', 'looks fine');
       expect((await turn.result()).status, 'completed');
     });
+  },
+  /** A rate-limited model: its first request is sent on to the model's queue, the next go there. */
+  'rate-limited-model': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'r', name: 'read_file', args: { path: 'r', ms: 10 } }] },
+      { text: 'done' },
+    ]);
+    await withWorker(
+      env,
+      taskQueue,
+      model,
+      async () => {
+        const turn = await client(env, taskQueue).start({ turnId, input: 'go', model: 'scripted' });
+        expect((await turn.result()).status, 'completed');
+      },
+      { scripted: { requestsPerSecond: 50 } },
+    );
   },
   /** A model request that fails twice (retryable) before it answers. */
   'model-retry': async ({ env, taskQueue, turnId }) => {
