@@ -1,4 +1,4 @@
-import { type ConnectionLike, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TurnHandle } from '../client';
 import { CliError } from './cli-error';
 import { exitCodes } from './exit-codes';
@@ -22,14 +22,11 @@ const quietWarningMs = 4_000;
  */
 export async function followTurn({
   handle,
-  connection,
   output,
   context,
   taskQueue,
 }: {
   handle: TurnHandle;
-  /** The client's connection, to bound each query. */
-  connection: ConnectionLike;
   output: Output;
   context: CommandContext;
   taskQueue: string;
@@ -67,10 +64,11 @@ export async function followTurn({
   try {
     for (;;) {
       try {
-        const entries = handle.watch({ after: seq });
+        const entries = handle.watch({ after: seq, lookTimeoutMs: queryDeadlineMs });
         for (;;) {
-          // A query waits for a worker to answer it: bounded, so a turn nobody runs is reported.
-          const next = await connection.withDeadline(Date.now() + queryDeadlineMs, () => entries.next());
+          // A query waits for a worker to answer it: each look is bounded (not the whole wait for
+          // the next entry, which a long tool call can outlast), so a turn nobody runs is reported.
+          const next = await entries.next();
           if (next.done) break;
           quietSince = Date.now();
           const event = next.value;

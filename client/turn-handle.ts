@@ -36,6 +36,12 @@ export interface WatchOptions {
   live?: boolean;
   /** Stops the watch (it returns) at its next look, without waiting for the turn's next event. */
   signal?: AbortSignal;
+  /**
+   * How long each look (a describe, a journal query) may wait for its answer; one that takes longer
+   * counts as not answered, and the watch asks again. Each look gets a deadline of its own: a
+   * deadline set around the whole watch would also bind the looks after it passed.
+   */
+  lookTimeoutMs?: number;
 }
 
 /** One turn on Temporal, as a caller holds it. */
@@ -75,6 +81,7 @@ export class TurnHandle {
     after = 0,
     live = true,
     signal,
+    lookTimeoutMs,
   }: WatchOptions = {}): AsyncGenerator<TurnWatchEvent> {
     const assembler = new LiveTextAssembler();
     const requested = new Set<number>();
@@ -90,7 +97,11 @@ export class TurnHandle {
     let unansweredSince: number | undefined;
     const patiently = async <T>(ask: () => Promise<T>): Promise<T | undefined> => {
       try {
-        const answer = await ask();
+        const { connection } = this.workflow.client;
+        const answer =
+          lookTimeoutMs === undefined
+            ? await ask()
+            : await connection.withDeadline(Date.now() + lookTimeoutMs, ask);
         unansweredSince = undefined;
         return answer;
       } catch (error) {

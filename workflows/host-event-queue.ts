@@ -1,4 +1,7 @@
 import { CancellationScope } from '@temporalio/workflow';
+// The SDK's own way to keep its bookkeeping promises out of the `__stack_trace` query (as
+// `condition` does with its cancellation handler): not in its index, so from its module.
+import { untrackPromise } from '@temporalio/workflow/lib/stack-helpers';
 import type { HostEvent } from '../core';
 
 /** Where the turn's handlers and activities put what happened, for the workflow's loop to feed. */
@@ -20,12 +23,15 @@ export class HostEventQueue implements HostEventSink {
 
   /** Made in the workflow's root scope: a cancel of the turn rejects the wait, as a condition's. */
   constructor() {
-    CancellationScope.current().cancelRequested.catch((error: unknown) => {
-      this.cancelled = { error };
-      const waiter = this.waiter;
-      this.waiter = undefined;
-      waiter?.reject(error);
-    });
+    // Pending for the whole run: a stack trace of the turn must show where it waits, not this.
+    untrackPromise(
+      CancellationScope.current().cancelRequested.catch((error: unknown) => {
+        this.cancelled = { error };
+        const waiter = this.waiter;
+        this.waiter = undefined;
+        waiter?.reject(error);
+      }),
+    );
   }
 
   push(event: HostEvent): void {

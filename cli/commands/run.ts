@@ -92,7 +92,6 @@ export function registerRunCommand({ program }: { program: Command }): void {
             );
           await followTurn({
             handle,
-            connection: connected.client.client.connection,
             output,
             context: setup.context,
             taskQueue: connected.taskQueue,

@@ -21,7 +21,6 @@ export function registerWatchCommand({ program }: { program: Command }): void {
           if (running)
             await followTurn({
               handle,
-              connection: connected.client.client.connection,
               output: setup.output,
               context: setup.context,
               taskQueue: connected.taskQueue,
