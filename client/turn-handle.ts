@@ -97,11 +97,10 @@ export class TurnHandle {
     let unansweredSince: number | undefined;
     const patiently = async <T>(ask: () => Promise<T>): Promise<T | undefined> => {
       try {
-        const { connection } = this.workflow.client;
         const answer =
           lookTimeoutMs === undefined
             ? await ask()
-            : await connection.withDeadline(Date.now() + lookTimeoutMs, ask);
+            : await this.workflow.client.connection.withDeadline(Date.now() + lookTimeoutMs, ask);
         unansweredSince = undefined;
         return answer;
       } catch (error) {
