@@ -80,6 +80,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
         idempotencyKey,
         maxArgumentBytes,
         continuation,
+        context,
       } = parseInput(callModelInputSchema, input, 'callModel');
       const ctx = Context.current();
       const routedTo = deps.modelQueues?.get(modelName);
@@ -106,6 +107,9 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
               idempotencyKey,
               maxArgumentBytes,
               continuation,
+              // A context sent with the request is as of its scheduling: a retry by Temporal (older
+              // workflows) reuses the input after calls may have been handed over, so it reads.
+              context: ctx.info.attempt === 1 ? context : undefined,
               onRequest: input,
             }),
         });
@@ -183,6 +187,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     idempotencyKey,
     maxArgumentBytes,
     continuation,
+    context,
     onRequest,
   }: {
     ctx: Context;
@@ -194,6 +199,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     idempotencyKey: string | undefined;
     maxArgumentBytes: number | undefined;
     continuation: CallModelInput['continuation'];
+    context: CallModelInput['context'];
     /** Told the request's messages once they are read (for tracing). */
     onRequest: (messages: readonly Message[]) => void;
   }): Promise<ModelResponse> {
@@ -221,6 +227,7 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       readModelRequest({
         workflowId,
         transcripts,
+        ...(context ? { inline: context } : {}),
         query: (known) =>
           untilCancelled(() =>
             known

@@ -4,7 +4,12 @@ import { TurnEngine } from '../core';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
 import { packCarried, unpackCarried } from '../workflows/carried-turn';
-import { answerModelRequest, transcriptDigests } from '../workflows/model-request-answer';
+import {
+  answerModelRequest,
+  type HeldCounts,
+  inlineRequestContext,
+  transcriptDigests,
+} from '../workflows/model-request-answer';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 
@@ -28,6 +33,7 @@ async function journalOfTurn(): Promise<JournalEntry[]> {
  */
 class FakeRun {
   private readonly digests = transcriptDigests();
+  queries = 0;
 
   constructor(
     readonly epoch: string,
@@ -35,6 +41,7 @@ class FakeRun {
   ) {}
 
   query = async (known?: KnownTranscript) => {
+    this.queries += 1;
     const answer = answerModelRequest({
       view: this.engine.view,
       responseIndex: this.engine.view.responseIndex,
@@ -44,6 +51,18 @@ class FakeRun {
     });
     return JSON.parse(JSON.stringify(answer)) as typeof answer;
   };
+
+  /** The context the workflow sends with this request, given what the previous request read. */
+  inline(held: HeldCounts, maxChars = 32 * 1024) {
+    const { context, reads } = inlineRequestContext({
+      view: this.engine.view,
+      epoch: this.epoch,
+      held,
+      digests: this.digests,
+      maxChars,
+    });
+    return { context: context && (JSON.parse(JSON.stringify(context)) as typeof context), reads };
+  }
 
   /** What a read of the whole transcript gives. */
   full() {
@@ -73,7 +92,7 @@ describe('reading a model request incrementally', () => {
     const runs = await requestPoints();
     const cache = new TranscriptCache();
     for (const run of runs) await expectSameAsFullRead(run, cache);
-    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1 });
+    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0 });
     const last = runs.at(-1) as FakeRun;
     const held = cache.get('wf');
     const before = await runs.at(-2)?.full();
@@ -110,10 +129,10 @@ describe('reading a model request incrementally', () => {
     // The next run starts from the carried turn, its messages rebuilt from the events: they are
     // the same messages, so the prefix the worker holds still stands.
     await expectSameAsFullRead(carriedRun(cut), cache);
-    expect(cache.reads).toEqual({ full: 1, incremental: 1 });
+    expect(cache.reads).toEqual({ full: 1, incremental: 1, inline: 0 });
     // Later in that run (rebuilt here the same way; the messages are the same).
     await expectSameAsFullRead(carriedRun(next), cache);
-    expect(cache.reads).toEqual({ full: 1, incremental: 2 });
+    expect(cache.reads).toEqual({ full: 1, incremental: 2, inline: 0 });
   });
 
   test('a turn whose earlier messages were rewritten, as by a reset, answers in full', async () => {
@@ -130,10 +149,10 @@ describe('reading a model request incrementally', () => {
     expect(JSON.stringify(rewritten)).not.toBe(JSON.stringify(entries));
     const after = await requestPoints('run-1', Promise.resolve(rewritten));
     await expectSameAsFullRead(after[4] as FakeRun, cache);
-    expect(cache.reads).toEqual({ full: 2, incremental: 0 });
+    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0 });
     // A chain of another turn under the same workflow id answers in full too.
     await expectSameAsFullRead((await requestPoints('run-9', Promise.resolve(entries)))[5] as FakeRun, cache);
-    expect(cache.reads).toEqual({ full: 3, incremental: 0 });
+    expect(cache.reads).toEqual({ full: 3, incremental: 0, inline: 0 });
   });
 
   test('a worker with an empty cache, or one that missed requests, reads the same transcript', async () => {
@@ -143,12 +162,12 @@ describe('reading a model request incrementally', () => {
     // A fresh worker reads it whole.
     const fresh = new TranscriptCache();
     await expectSameAsFullRead(runs.at(-1) as FakeRun, fresh);
-    expect(fresh.reads).toEqual({ full: 1, incremental: 0 });
+    expect(fresh.reads).toEqual({ full: 1, incremental: 0, inline: 0 });
     // A worker that read request 1 and then saw none until the last extends what it has.
     const behind = new TranscriptCache();
     await expectSameAsFullRead(runs[1] as FakeRun, behind);
     await expectSameAsFullRead(runs.at(-1) as FakeRun, behind);
-    expect(behind.reads).toEqual({ full: 1, incremental: 1 });
+    expect(behind.reads).toEqual({ full: 1, incremental: 1, inline: 0 });
   });
 
   test('a held message that no longer matches, or a malformed claim, gets the whole transcript', async () => {
@@ -160,7 +179,7 @@ describe('reading a model request incrementally', () => {
     // Another worker's copy whose last message differs (say, a partial response later replaced).
     cache.set('wf', { ...held, messagesDigest: 'not-the-same' });
     await expectSameAsFullRead(runs[3] as FakeRun, cache);
-    expect(cache.reads).toEqual({ full: 2, incremental: 0 });
+    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0 });
     const last = runs[3] as FakeRun;
     const garbage = await last.query({ epoch: 'run-1', messageCount: -1 } as unknown as KnownTranscript);
     expect(garbage?.messagesFrom).toBe(0);
@@ -193,5 +212,88 @@ describe('reading a model request incrementally', () => {
     now = 2_000;
     expect(cache.get('d')).toBeUndefined();
     expect(cache.size).toEqual({ turns: 0, bytes: 0 });
+  });
+});
+
+describe('a model request whose context came with it', () => {
+  /** Reads every request of the turn as the workflow sends them, the previous request's reads held. */
+  async function readAll(runs: FakeRun[], cache: TranscriptCache, maxChars?: number) {
+    let held: HeldCounts = { messageCount: 0, callIdCount: 0 };
+    const sizes: number[] = [];
+    for (const run of runs) {
+      const { context, reads } = run.inline(held, maxChars);
+      held = reads;
+      sizes.push(context ? JSON.stringify(context.messages).length : -1);
+      const read = await readModelRequest({
+        workflowId: 'wf',
+        transcripts: cache,
+        query: run.query,
+        ...(context ? { inline: context } : {}),
+      });
+      const full = await run.full();
+      expect(JSON.stringify(read?.messages)).toBe(JSON.stringify(full?.messages));
+      expect(read?.callIds).toEqual(full?.callIds);
+      expect(read?.acceptedCallIds).toEqual(full?.acceptedCallIds);
+    }
+    return sizes;
+  }
+
+  test('is read without asking the workflow, and gives what a full read gives', async () => {
+    const runs = await requestPoints();
+    const cache = new TranscriptCache();
+    await readAll(runs, cache);
+    expect(cache.reads).toEqual({ full: 0, incremental: 0, inline: runs.length });
+    // Only the full reads the check above made: none to read a request.
+    expect(runs.map((r) => r.queries)).toEqual(runs.map(() => 1));
+  });
+
+  test('carries only what came after the previous request, so it stays small as the turn grows', async () => {
+    const runs = await requestPoints();
+    const sizes = await readAll(runs, new TranscriptCache());
+    const later = sizes.slice(1);
+    // Each later request adds one response and its two outputs: the same size, however long the turn.
+    expect(Math.max(...later)).toBeLessThan(Math.min(...later) * 1.5);
+    const whole = JSON.stringify((await runs.at(-1)?.full())?.messages).length;
+    expect(Math.max(...later)).toBeLessThan(whole / 3);
+  });
+
+  test('a worker that does not hold the previous request reads by query, and gets the same', async () => {
+    const runs = await requestPoints();
+    // It read request 1 only: request 4's context extends request 3's, which it does not hold.
+    const behind = new TranscriptCache();
+    const first = runs[1] as FakeRun;
+    await readModelRequest({ workflowId: 'wf', transcripts: behind, query: first.query });
+    const run = runs[4] as FakeRun;
+    const { context } = run.inline((runs[3] as FakeRun).inline({ messageCount: 0, callIdCount: 0 }).reads);
+    expect(context?.messagesFrom).toBeGreaterThan(0);
+    const read = await readModelRequest({
+      workflowId: 'wf',
+      transcripts: behind,
+      query: run.query,
+      ...(context ? { inline: context } : {}),
+    });
+    expect(JSON.stringify(read?.messages)).toBe(JSON.stringify((await run.full())?.messages));
+    expect(behind.reads).toEqual({ full: 1, incremental: 1, inline: 0 });
+    // One that holds as many messages, but other ones (its digest differs), reads too.
+    const other = new TranscriptCache();
+    await readModelRequest({ workflowId: 'wf', transcripts: other, query: (runs[3] as FakeRun).query });
+    const held = other.get('wf');
+    if (!held) throw new Error('nothing held');
+    other.set('wf', { ...held, messagesDigest: 'not-the-same' });
+    await readModelRequest({
+      workflowId: 'wf',
+      transcripts: other,
+      query: run.query,
+      ...(context ? { inline: context } : {}),
+    });
+    expect(other.reads).toEqual({ full: 2, incremental: 0, inline: 0 });
+  });
+
+  test('is not sent when what it adds is larger than the limit: the request reads by query', async () => {
+    const runs = await requestPoints();
+    const cache = new TranscriptCache();
+    const sizes = await readAll(runs, cache, 10);
+    expect(sizes.every((s) => s === -1)).toBe(true);
+    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0 });
   });
 });

@@ -1,3 +1,4 @@
+import type { InlineRequestContext } from '../contract/activities';
 import type { KnownTranscript, ModelRequestContext } from '../contract/turn-workflow';
 import type { Message } from '../core';
 import { type HeldTranscript, knownOf, type TranscriptCache } from './transcript-cache';
@@ -15,17 +16,30 @@ export interface ModelRequestRead {
  * time, so a request asks only for what came after; a long turn's request then reads two messages
  * instead of megabytes. The result is the same as a full read: the workflow sends only a tail
  * when it has confirmed the held prefix, and a full answer replaces what was held.
+ *
+ * A request whose context came with it (`inline`) asks nothing when that context is whole, or
+ * extends exactly what this worker holds — the same turn, as many messages and call ids, the same
+ * digests of them. Otherwise (another worker read the previous request, this one restarted) it
+ * reads by query as above.
  */
 export async function readModelRequest({
   workflowId,
   transcripts,
   query,
+  inline,
 }: {
   workflowId: string;
   transcripts: TranscriptCache;
   query: (known?: KnownTranscript) => Promise<ModelRequestContext | null>;
+  inline?: InlineRequestContext;
 }): Promise<ModelRequestRead | null> {
   const held = transcripts.get(workflowId);
+  const sent = inline && extendHeld(held, inline);
+  if (inline && sent) {
+    transcripts.reads.inline += 1;
+    transcripts.set(workflowId, sent);
+    return { messages: [...sent.messages], callIds: sent.callIds, acceptedCallIds: inline.acceptedCallIds };
+  }
   let answer = await query(held && knownOf(held));
   let transcript = answer && extend(held, answer);
   if (answer && !transcript) {
@@ -45,8 +59,26 @@ export async function readModelRequest({
   };
 }
 
+/** The held transcript extended by a context sent with the request, if it extends what is held. */
+function extendHeld(
+  held: HeldTranscript | undefined,
+  sent: InlineRequestContext,
+): HeldTranscript | undefined {
+  if (sent.messagesFrom > 0 || sent.callIdsFrom > 0) {
+    const holds =
+      held !== undefined &&
+      held.messagesDigest === sent.heldMessagesDigest &&
+      held.callIdsDigest === sent.heldCallIdsDigest;
+    if (!holds) return undefined;
+  }
+  return extend(held, sent);
+}
+
 /** The held transcript with the answer's tails appended, or the answer itself when it is whole. */
-function extend(held: HeldTranscript | undefined, answer: ModelRequestContext): HeldTranscript | undefined {
+function extend(
+  held: HeldTranscript | undefined,
+  answer: Omit<ModelRequestContext, 'responseIndex'>,
+): HeldTranscript | undefined {
   const whole = answer.messagesFrom === 0 && answer.callIdsFrom === 0;
   const fits =
     held !== undefined &&

@@ -39,8 +39,11 @@ export class TranscriptCache {
   private readonly maxBytes: number;
   private readonly idleMs: number;
   private readonly now: () => number;
-  /** Reads answered with only the new part of the transcript, and reads answered in full. */
-  readonly reads = { incremental: 0, full: 0 };
+  /**
+   * Reads answered with only the new part of the transcript, reads answered in full, and requests
+   * whose context came with them (no query).
+   */
+  readonly reads = { incremental: 0, full: 0, inline: 0 };
 
   constructor({
     maxTurns = 16,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type AttemptResult, type ModelResponse, preparedCallSchema } from '../core';
+import { type AttemptResult, type ModelResponse, messageSchema, preparedCallSchema } from '../core';
 
 /** A model request the provider refused (400, unknown model): not worth another attempt. */
 export const modelRejectedType = 'ModelRequestRejected';
@@ -18,6 +18,28 @@ export const attemptLostType = 'ToolAttemptLost';
  */
 export const payloadKeyMissingType = 'PayloadKeyMissingError';
 
+/**
+ * A model request's context sent with the request itself, when what it adds to the previous
+ * request's is small: the activity's worker, holding that earlier context, then asks its workflow
+ * nothing (a query is a round trip through the server). It is the answer the workflow's
+ * `modelRequest` query would give an asker holding the previous request's context, plus the
+ * digests of that held prefix, which the worker compares with what it holds.
+ */
+export const inlineRequestContextSchema = z.object({
+  epoch: z.string().min(1),
+  messagesFrom: z.number().int().nonnegative(),
+  /** Chained digest of the first `messagesFrom` messages ('' for none): what a reader must hold. */
+  heldMessagesDigest: z.string(),
+  messages: z.array(messageSchema),
+  messagesDigest: z.string(),
+  callIdsFrom: z.number().int().nonnegative(),
+  heldCallIdsDigest: z.string(),
+  callIds: z.array(z.string()),
+  callIdsDigest: z.string(),
+  acceptedCallIds: z.array(z.string()),
+});
+export type InlineRequestContext = z.infer<typeof inlineRequestContextSchema>;
+
 export const callModelInputSchema = z.object({
   turnId: z.string().min(1),
   /** The workflow to read the transcript from (by query), so it never travels as activity input. */
@@ -32,6 +54,8 @@ export const callModelInputSchema = z.object({
   continuation: z
     .object({ previousResponseId: z.string().min(1), fromMessage: z.number().int().nonnegative() })
     .optional(),
+  /** The context, when small enough to travel (absent: read it by query; older workflows send none). */
+  context: inlineRequestContextSchema.optional(),
 });
 export type CallModelInput = z.infer<typeof callModelInputSchema>;
 

@@ -14,10 +14,18 @@ import {
   type TurnActivities,
 } from '../contract/activities';
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
-import type { ModelCall, ModelFailure } from '../core';
+import type { ModelCall, ModelFailure, TurnState } from '../core';
 import { failureMessage } from './failure-message';
 import type { HostEventSink } from './host-event-queue';
+import { type HeldCounts, inlineRequestContext, type TranscriptDigests } from './model-request-answer';
 import { modelSummary } from './model-summary';
+
+/**
+ * The most JSON a request's context may add to its activity's input: a wave of small outputs
+ * travels with the request (no query round trip), a large one is read by query, so history grows
+ * by at most this much per request.
+ */
+export const inlineContextMaxChars = 32 * 1024;
 
 /**
  * Runs one model request as an activity and queues its response or failure. Since revision 2
@@ -32,24 +40,39 @@ export class ModelActivity {
    * history, so replay takes the same road). Learnt again after continue-as-new: one request.
    */
   private routedTo?: string;
+  /**
+   * What the worker of this run's previous request read (and holds): this request's context is
+   * sent as what came after it. Nothing before this run's first request.
+   */
+  private held: HeldCounts = { messageCount: 0, callIdCount: 0 };
 
   constructor(
     private readonly input: TurnWorkflowInput,
     private readonly revision: number,
     private readonly queue: HostEventSink,
+    private readonly digests: TranscriptDigests,
   ) {}
 
   /** Starts the request; the returned promise resolves once its outcome is queued. */
-  start(op: ModelCall, maxArgumentBytes: number): Promise<void> {
+  start(op: ModelCall, view: Readonly<TurnState>): Promise<void> {
     const { responseIndex, attempt } = op;
+    const { context, reads } = inlineRequestContext({
+      view,
+      epoch: workflowInfo().firstExecutionRunId,
+      held: this.held,
+      digests: this.digests,
+      maxChars: inlineContextMaxChars,
+    });
+    this.held = reads;
     const request: CallModelInput = {
       turnId: this.input.turnId,
       workflowId: workflowInfo().workflowId,
       responseIndex,
       model: this.input.model,
       idempotencyKey: op.idempotencyKey,
-      maxArgumentBytes,
+      maxArgumentBytes: view.config.limits.maxArgumentBytes,
       ...(op.continuation ? { continuation: op.continuation } : {}),
+      ...(context ? { context } : {}),
     };
     const ask = async () => {
       const answer = await this.activities(op).callModel(request);

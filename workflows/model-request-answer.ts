@@ -1,3 +1,4 @@
+import type { InlineRequestContext } from '../contract/activities';
 import {
   type KnownTranscript,
   knownTranscriptSchema,
@@ -41,10 +42,7 @@ export function answerModelRequest({
   digests: TranscriptDigests;
 }): ModelRequestContext | null {
   if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
-  const accepted = view.batch?.streamOpen ? view.batch.calls.map((c) => c.call.toolCallId) : [];
-  const acceptedIds = new Set(accepted);
-  const callIds = [...view.callIds].filter((id) => !acceptedIds.has(id));
-  const messages = view.messages;
+  const { accepted, callIds, messages } = requestLists(view);
   const parsed = knownTranscriptSchema.safeParse(known);
   const prefix =
     parsed.success && stillHolds(parsed.data, { epoch, messages, callIds, digests })
@@ -63,6 +61,63 @@ export function answerModelRequest({
     callIdsDigest: digests.callIds.at(callIds, callIds.length),
     acceptedCallIds: accepted,
   };
+}
+
+/** Where a held context ends: how many messages and call ids it has. */
+export interface HeldCounts {
+  messageCount: number;
+  callIdCount: number;
+}
+
+/**
+ * The request's context to send with it (see `inlineRequestContextSchema`): what the query would
+ * answer an asker holding the first `held` messages and call ids, with their digests — or nothing
+ * when that tail is larger than `maxChars` of JSON (then it is read by query, and history stays
+ * flat per request however large a wave's outputs).
+ */
+export function inlineRequestContext({
+  view,
+  epoch,
+  held,
+  digests,
+  maxChars,
+}: {
+  view: Readonly<TurnState>;
+  epoch: string;
+  held: HeldCounts;
+  digests: TranscriptDigests;
+  maxChars: number;
+}): { context?: InlineRequestContext; reads: HeldCounts } {
+  const { accepted, callIds, messages } = requestLists(view);
+  const reads = { messageCount: messages.length, callIdCount: callIds.length };
+  if (!view.modelInFlight) return { reads };
+  const messagesFrom = held.messageCount <= messages.length ? held.messageCount : 0;
+  const callIdsFrom = held.callIdCount <= callIds.length ? held.callIdCount : 0;
+  const tail = messages.slice(messagesFrom);
+  if (JSON.stringify(tail).length > maxChars) return { reads };
+  return {
+    reads,
+    context: {
+      epoch,
+      messagesFrom,
+      heldMessagesDigest: digests.messages.at(messages, messagesFrom),
+      messages: tail,
+      messagesDigest: digests.messages.at(messages, messages.length),
+      callIdsFrom,
+      heldCallIdsDigest: digests.callIds.at(callIds, callIdsFrom),
+      callIds: callIds.slice(callIdsFrom),
+      callIdsDigest: digests.callIds.at(callIds, callIds.length),
+      acceptedCallIds: accepted,
+    },
+  };
+}
+
+/** What a request reads: the transcript, and the turn's call ids less this response's accepted ones. */
+function requestLists(view: Readonly<TurnState>) {
+  const accepted = view.batch?.streamOpen ? view.batch.calls.map((c) => c.call.toolCallId) : [];
+  const acceptedIds = new Set(accepted);
+  const callIds = [...view.callIds].filter((id) => !acceptedIds.has(id));
+  return { accepted, callIds, messages: view.messages };
 }
 
 function stillHolds(

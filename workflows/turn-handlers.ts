@@ -10,7 +10,7 @@ import {
 } from '../contract/turn-workflow';
 import { turnStateView } from '../core';
 import type { HostEventSink } from './host-event-queue';
-import { answerModelRequest, transcriptDigests } from './model-request-answer';
+import { answerModelRequest, type TranscriptDigests } from './model-request-answer';
 import type { TurnRecord } from './turn-record';
 
 /**
@@ -21,10 +21,13 @@ export function installTurnHandlers({
   input,
   turn,
   queue,
+  digests,
 }: {
   input: TurnWorkflowInput;
   turn: TurnRecord;
   queue: HostEventSink;
+  /** Shared with the model requests, which send their context along when it is small. */
+  digests: TranscriptDigests;
 }): void {
   const { engine } = turn;
   setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));
@@ -37,7 +40,6 @@ export function installTurnHandlers({
       gap: after + 1 < first,
     };
   });
-  const digests = transcriptDigests();
   setHandler(modelRequestQuery, (responseIndex, known) =>
     answerModelRequest({
       view: engine.view,

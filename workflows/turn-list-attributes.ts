@@ -39,14 +39,20 @@ export class TurnListAttributes {
   }
 
   update(view: Readonly<TurnState>): void {
-    if (!this.enabled) return;
+    const changed = this.changed(view);
+    if (changed.length > 0) upsertSearchAttributes(changed);
+  }
+
+  /** What changed since last written, taken as written: for a caller that upserts it with more. */
+  changed(view: Readonly<TurnState>): SearchAttributeUpdatePair[] {
+    if (!this.enabled) return [];
     const toolCalls = view.spent.toolCalls;
     const tokens = totalTokens(view.spent.usage);
-    if (toolCalls === this.shown.toolCalls && tokens === this.shown.tokens) return;
+    if (toolCalls === this.shown.toolCalls && tokens === this.shown.tokens) return [];
     this.shown = { toolCalls, tokens };
-    upsertSearchAttributes([
+    return [
       { key: toolCallsKey, value: toolCalls },
       { key: tokensKey, value: tokens },
-    ]);
+    ];
   }
 }

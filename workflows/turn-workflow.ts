@@ -1,3 +1,4 @@
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   allHandlersFinished,
   CancellationScope,
@@ -17,6 +18,7 @@ import { callLabel } from './call-label';
 import { packCarried } from './carried-turn';
 import { HostEventQueue } from './host-event-queue';
 import { ModelActivity } from './model-activity';
+import { transcriptDigests } from './model-request-answer';
 import { modelSummary } from './model-summary';
 import { ToolActivities } from './tool-activities';
 import { TurnDetails } from './turn-details';
@@ -41,7 +43,8 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const turn = openTurnRecord(input, revision.engineRevision, Date.now());
   const { engine } = turn;
   const queue = new HostEventQueue();
-  installTurnHandlers({ input, turn, queue });
+  const digests = transcriptDigests();
+  installTurnHandlers({ input, turn, queue, digests });
   /**
    * Until something is queued (or `queue.wake()`). On the older road, a condition (`more()` also
    * ends it): there the loop went on only after the activation's microtasks, so its commands came
@@ -58,7 +61,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     ...listed.opening({ model: input.model }),
   ]);
   const tools = new ToolActivities(input, engine.view.revision, queue);
-  const model = new ModelActivity(input, engine.view.revision, queue);
+  const model = new ModelActivity(input, engine.view.revision, queue, digests);
   const details = new TurnDetails(engine, input.model);
   let shown = { seq: -1, phase: '' };
   /**
@@ -114,7 +117,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           const streaming = `${modelSummary({ responseIndex: op.responseIndex, model: input.model, attempt: op.attempt })} streaming`;
           show(streaming);
           let ended = false;
-          void model.start(op, engine.view.config.limits.maxArgumentBytes).then(() => {
+          void model.start(op, engine.view).then(() => {
             ended = true;
             queue.wake();
           });
@@ -175,8 +178,10 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     });
   }
   show('finished');
+  // One upsert at the end (a run of today's code): the counts with the status, one event.
+  if (revision.oneFinalUpsert) return finish(turn, listed.changed(engine.view));
   listed.update(engine.view);
-  return finish(turn);
+  return finish(turn, []);
 }
 
 /** What a wait without a deadline is for: a person's decision, or the calls that are running. */
@@ -227,10 +232,11 @@ async function continueAsNewWhenDrained({
   });
 }
 
-function finish(turn: TurnRecord): TurnWorkflowResult {
+function finish(turn: TurnRecord, listed: SearchAttributeUpdatePair[]): TurnWorkflowResult {
   const outcome = turn.engine.outcome();
   reportTurnEnded({ status: outcome.status });
   upsertSearchAttributes([
+    ...listed,
     { key: turnStatusKey, value: outcome.status },
     { key: waitingForApprovalKey, value: false },
   ]);

@@ -8,7 +8,12 @@ import { engineRevision } from '../core';
  * carried on) asks for the older ones, where and in the order older code did, so its history
  * replays; a later change adds its own marker and makes that the one new runs record.
  */
-const currentPatch = 'durable-turns-workflow-3';
+const currentPatch = 'durable-turns-workflow-4';
+/**
+ * The marker before it (one per run, the loop waiting on its queue): runs begun under it write the
+ * list's counts and the final status in two upserts.
+ */
+const queueWaitPatch = 'durable-turns-workflow-3';
 /** Turns begun before it replay under engine revision 1 (see `engineRevision`). */
 const revisionPatch = 'engine-revision-2';
 /** Runs begun before it do not set the list's model, calls and tokens. */
@@ -26,6 +31,8 @@ export interface WorkflowRevision {
   listAtBoundariesOnly: () => boolean;
   /** The loop waits on the host event queue itself, not with `condition` (see `HostEventQueue`). */
   wakeOnQueue: boolean;
+  /** The turn's end writes the list's counts and its status in one upsert. */
+  oneFinalUpsert: boolean;
 }
 
 /**
@@ -33,13 +40,15 @@ export interface WorkflowRevision {
  * patch, as older code did (no command comes between them there).
  */
 export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevision {
-  if (patched(currentPatch))
-    return {
-      engineRevision: () => engineRevision,
-      listAttributes: true,
-      listAtBoundariesOnly: () => true,
-      wakeOnQueue: true,
-    };
+  const current = {
+    engineRevision: () => engineRevision,
+    listAttributes: true,
+    listAtBoundariesOnly: () => true,
+    wakeOnQueue: true,
+    oneFinalUpsert: true,
+  };
+  if (patched(currentPatch)) return current;
+  if (patched(queueWaitPatch)) return { ...current, oneFinalUpsert: false };
   const revision = fresh ? (patched(revisionPatch) ? engineRevision : 1) : undefined;
   let boundariesOnly: boolean | undefined;
   return {
@@ -50,5 +59,6 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
       return boundariesOnly;
     },
     wakeOnQueue: false,
+    oneFinalUpsert: false,
   };
 }
