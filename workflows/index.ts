@@ -1,3 +1,17 @@
 // The workflow bundle's entry point: the worker registers workflows from this file.
-export { fleetHealthWorkflow } from './fleet-health-workflow';
+import type * as FleetHealth from './fleet-health-workflow';
+
 export { turnWorkflow } from './turn-workflow';
+
+/**
+ * The fleet-health workflow, its modules evaluated only when one of its runs starts: a workflow run
+ * evaluates every module its entry point imports (the SDK keeps modules apart per run), and a
+ * turn's run has no use for these, their schemas built again for every turn.
+ */
+export function fleetHealthWorkflow(
+  ...args: Parameters<typeof FleetHealth.fleetHealthWorkflow>
+): ReturnType<typeof FleetHealth.fleetHealthWorkflow> {
+  // A call, not an import: webpack bundles the module and evaluates it here, on first call.
+  const loaded = require('./fleet-health-workflow') as typeof FleetHealth;
+  return loaded.fleetHealthWorkflow(...args);
+}
