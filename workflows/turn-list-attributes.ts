@@ -14,13 +14,37 @@ import type { WorkflowRevision } from './workflow-revision';
 export class TurnListAttributes {
   private readonly enabled: boolean;
   private shown = { toolCalls: -1, tokens: -1 };
+  /** A response ended and its counts wait for the run's next wait (or its end) to be written. */
+  private due = false;
 
   /**
    * Runs begun by older code may not write them (a replay of their history must not meet upserts
    * it never had), or may write them at every wait for running calls (an event per call).
    */
-  constructor(private readonly revision: Pick<WorkflowRevision, 'listAttributes' | 'listAtBoundariesOnly'>) {
+  constructor(
+    private readonly revision: Pick<
+      WorkflowRevision,
+      'listAttributes' | 'listAtBoundariesOnly' | 'oneFinalUpsert'
+    >,
+  ) {
     this.enabled = revision.listAttributes;
+  }
+
+  /**
+   * A response ended. Its counts are written when the run next waits — the same workflow task, so
+   * an operator sees them as soon — or with the final status if the turn ends first (one upsert,
+   * one event); runs begun before wrote them at once.
+   */
+  afterResponse(view: Readonly<TurnState>): void {
+    if (this.revision.oneFinalUpsert) this.due = true;
+    else this.update(view);
+  }
+
+  /** Before the run waits: the counts of a response that ended, if not yet written. */
+  beforeWait(view: Readonly<TurnState>): void {
+    if (!this.due) return;
+    this.due = false;
+    this.update(view);
   }
 
   /**
@@ -45,6 +69,7 @@ export class TurnListAttributes {
 
   /** What changed since last written, taken as written: for a caller that upserts it with more. */
   changed(view: Readonly<TurnState>): SearchAttributeUpdatePair[] {
+    this.due = false;
     if (!this.enabled) return [];
     const toolCalls = view.spent.toolCalls;
     const tokens = totalTokens(view.spent.usage);

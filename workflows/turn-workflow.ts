@@ -105,6 +105,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       feed({ launch: true });
       if (!engine.finished && continueAsNewDue(input, tools.runningInBackground)) {
         show('continuing as new once nothing runs');
+        listed.beforeWait(engine.view);
         await continueAsNewWhenDrained({ input, turn, tools, queue, feed: () => feed({ launch: true }) });
         continue;
       }
@@ -123,11 +124,14 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           });
           // While the response streams: accept calls as they come, fold finished attempts.
           while (!ended) {
-            if (queue.length === 0) await untilQueued(() => ended);
+            if (queue.length === 0) {
+              listed.beforeWait(engine.view);
+              await untilQueued(() => ended);
+            }
             feed({ launch: true });
             show(streaming);
           }
-          listed.update(engine.view);
+          listed.afterResponse(engine.view);
           break;
         }
         case 'run-tools':
@@ -145,11 +149,13 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
             show(
               waitingPhase(op.approvals, awaitingBackground(engine.view) ? engine.view.background.length : 0),
             );
+            listed.beforeWait(engine.view);
             await untilQueued();
           } else {
             // The timer says what it waits for (user metadata: replay does not match on it).
             const summary = waitSummary({ untilMs: op.untilMs, view: engine.view, model: input.model });
             show(summary);
+            listed.beforeWait(engine.view);
             await condition(wake, Math.max(1, op.untilMs - Date.now()), { summary });
           }
           setWaiting(false);
