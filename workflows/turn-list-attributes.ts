@@ -40,6 +40,16 @@ export class TurnListAttributes {
     else this.update(view);
   }
 
+  /**
+   * The turn ended: what the final status upsert is to carry with it. Runs begun before the one
+   * final upsert write the counts apart, now, and give it nothing.
+   */
+  atEnd(view: Readonly<TurnState>): SearchAttributeUpdatePair[] {
+    if (this.revision.oneFinalUpsert) return this.changed(view);
+    this.update(view);
+    return [];
+  }
+
   /** Before the run waits: the counts of a response that ended, if not yet written. */
   beforeWait(view: Readonly<TurnState>): void {
     if (!this.due) return;
@@ -67,8 +77,8 @@ export class TurnListAttributes {
     if (changed.length > 0) upsertSearchAttributes(changed);
   }
 
-  /** What changed since last written, taken as written: for a caller that upserts it with more. */
-  changed(view: Readonly<TurnState>): SearchAttributeUpdatePair[] {
+  /** What changed since last written, taken as written. */
+  private changed(view: Readonly<TurnState>): SearchAttributeUpdatePair[] {
     this.due = false;
     if (!this.enabled) return [];
     const toolCalls = view.spent.toolCalls;

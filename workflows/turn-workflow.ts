@@ -184,10 +184,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     });
   }
   show('finished');
-  // One upsert at the end (a run of today's code): the counts with the status, one event.
-  if (revision.oneFinalUpsert) return finish(turn, listed.changed(engine.view));
-  listed.update(engine.view);
-  return finish(turn, []);
+  return finish(turn, listed.atEnd(engine.view));
 }
 
 /** What a wait without a deadline is for: a person's decision, or the calls that are running. */
