@@ -25,7 +25,7 @@ class CountingExporter implements SpanExporter {
 }
 
 /** What a run runs: tracing off, on, or on but sampled out; a turn of TRACED_CALLS calls or none. */
-type Config = `${'off' | 'on' | 'sampledOut' | 'spacer'}${'Calls' | 'Empty'}`;
+type Config = `${'off' | 'on' | 'sampledOut' | 'appSampledOut' | 'spacer'}${'Calls' | 'Empty'}`;
 
 const counter = new ExecutionCounter();
 const noop = noopTool(counter);
@@ -49,14 +49,26 @@ export async function measureTracingOverhead({
 }) {
   const exporter = new CountingExporter();
   const tracing = createTurnTracing({ spanProcessors: [new BatchSpanProcessor(exporter)] });
-  // What an operator sampling turns gets for the turns left out (OTEL_TRACES_SAMPLER).
-  const sampledOut = createTurnTracing({
+  // What an operator sampling turns gets for the turns left out: OTEL_TRACES_SAMPLER set to
+  // `parentbased_traceidratio`, here with a ratio of 0, so every turn is left out.
+  const sampledOut = withEnv(
+    { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+    () => createTurnTracing({ spanProcessors: [new BatchSpanProcessor(exporter)] }),
+  );
+  // An application's own sampler that leaves every turn out (the Tracer makes every span).
+  const appSampledOut = createTurnTracing({
     spanProcessors: [new BatchSpanProcessor(exporter)],
     sampler: new AlwaysOffSampler(),
   });
   const trial = (config: Config) => {
     const calls = config.endsWith('Empty') ? 0 : TRACED_CALLS;
-    const traced = config.startsWith('on') ? tracing : config.startsWith('sampledOut') ? sampledOut : false;
+    const traced = config.startsWith('on')
+      ? tracing
+      : config.startsWith('sampledOut')
+        ? sampledOut
+        : config.startsWith('appSampledOut')
+          ? appSampledOut
+          : false;
     counter.count = 0;
     const model = scriptedModel(
       calls > 0 ? [{ toolCalls: noopCalls(calls) }, { text: 'done' }] : [{ text: 'done' }],
@@ -91,10 +103,12 @@ export async function measureTracingOverhead({
       offCalls: () => trial('offCalls'),
       onCalls: () => trial('onCalls'),
       sampledOutCalls: () => trial('sampledOutCalls'),
+      appSampledOutCalls: () => trial('appSampledOutCalls'),
       spacerEmpty: () => trial('spacerEmpty'),
       offEmpty: () => trial('offEmpty'),
       onEmpty: () => trial('onEmpty'),
       sampledOutEmpty: () => trial('sampledOutEmpty'),
+      appSampledOutEmpty: () => trial('appSampledOutEmpty'),
     },
     swapped: [
       ['offCalls', 'onCalls'],
@@ -113,6 +127,7 @@ export async function measureTracingOverhead({
   const onUs = perCall(wall('onCalls').medianMs, wall('onEmpty').medianMs);
   const overheadPercent = ((onUs - offUs) / offUs) * 100;
   const sampledOutUs = perCall(wall('sampledOutCalls').medianMs, wall('sampledOutEmpty').medianMs);
+  const appSampledOutUs = perCall(wall('appSampledOutCalls').medianMs, wall('appSampledOutEmpty').medianMs);
   // From the fastest runs, as the dispatch report's bestUsPerCall: what a quiet machine gets.
   const bestExtraUs =
     perCall(wall('onCalls').minMs, wall('onEmpty').minMs) -
@@ -121,6 +136,7 @@ export async function measureTracingOverhead({
   const cpuExtraUs = perCall(cpu('onCalls').medianMs, cpu('onEmpty').medianMs) - cpuOffUs;
   await tracing.shutdown();
   await sampledOut.shutdown();
+  await appSampledOut.shutdown();
   return {
     calls: TRACED_CALLS,
     config: {
@@ -137,8 +153,10 @@ export async function measureTracingOverhead({
     cpuUsPerCallOff: round(cpuOffUs),
     cpuExtraUsPerCall: round(cpuExtraUs),
     cpuOverheadPercent: round((cpuExtraUs / cpuOffUs) * 100, 1),
-    /** Turns a sampler leaves out: their spans are not recorded. */
+    /** Turns the environment's parent-based sampler leaves out: their spans are not recorded. */
     sampledOutExtraUsPerCall: round(sampledOutUs - offUs),
+    /** The same left out by an application's sampler, which the Tracer asks for every span. */
+    appSampledOutExtraUsPerCall: round(appSampledOutUs - offUs),
     /** Per turn: the invoke_agent and chat spans. */
     extraMsPerTurn: round(wall('onEmpty').medianMs - wall('offEmpty').medianMs),
     turnMs: { off: sampleMs(wall('offCalls')), on: sampleMs(wall('onCalls')) },
@@ -146,4 +164,18 @@ export async function measureTracingOverhead({
     targetOverheadPercent: TARGET_OVERHEAD_PERCENT,
     meetsTarget: overheadPercent <= TARGET_OVERHEAD_PERCENT,
   };
+}
+
+/** Runs `make` with these environment variables set (the SDK reads its sampler from them). */
+function withEnv<T>(env: Record<string, string>, make: () => T): T {
+  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  try {
+    return make();
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }

@@ -135,7 +135,7 @@ describe('a child span made without the Tracer', () => {
     ]);
   });
 
-  test('is left to the Tracer without a sampled parent, or when tracing is suppressed', () => {
+  test('is left to the Tracer without a parent, or when tracing is suppressed', () => {
     const tracing = createTurnTracing({ spanProcessors: [] });
     const childSpans = childSpansOf({ tracing });
     const sampled: SpanContext = tracing.tracer.startSpan('invoke_agent').spanContext();
@@ -144,12 +144,39 @@ describe('a child span made without the Tracer', () => {
     expect(start(trace.setSpanContext(ROOT_CONTEXT, sampled))).toBeDefined();
     expect(start(ROOT_CONTEXT)).toBeUndefined();
     expect(
-      start(trace.setSpanContext(ROOT_CONTEXT, { ...sampled, traceFlags: TraceFlags.NONE })),
-    ).toBeUndefined();
-    expect(
       start(trace.setSpanContext(ROOT_CONTEXT, trace.wrapSpanContext(sampled).spanContext())),
     ).toBeDefined();
     expect(start(suppressTracing(trace.setSpanContext(ROOT_CONTEXT, sampled)))).toBeUndefined();
+  });
+});
+
+describe('a child of a parent the sampler left out', () => {
+  test('is the non-recording span the Tracer makes of it, and nothing is exported', () => {
+    const exporter = new InMemorySpanExporter();
+    const tracing = createTurnTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const childSpans = childSpansOf({ tracing });
+    const turn = tracing.tracer.startSpan('invoke_agent').spanContext();
+    const unsampled = trace.setSpanContext(ROOT_CONTEXT, { ...turn, traceFlags: TraceFlags.NONE });
+    const sdk = tracing.tracer.startSpan('execute_tool noop', { attributes: attributes() }, unsampled);
+    const ours = childSpans?.start({
+      name: 'execute_tool noop',
+      parent: unsampled,
+      attributes: attributes(),
+    });
+    if (!ours) throw new Error('ChildSpans left a child of an unsampled parent to the Tracer');
+    const { spanId: sdkId, ...sdkContext } = sdk.spanContext();
+    const { spanId: ourId, ...ourContext } = ours.spanContext();
+    expect(ourContext).toEqual(sdkContext);
+    expect(ourContext).toEqual({ traceId: turn.traceId, traceFlags: TraceFlags.NONE, traceState: undefined });
+    expect(ourId).toMatch(/^[0-9a-f]{16}$/);
+    expect(ourId).not.toBe(sdkId);
+    expect(ours.isRecording()).toBe(sdk.isRecording());
+    expect(ours.isRecording()).toBe(false);
+    for (const span of [sdk, ours]) {
+      span.setAttribute('durable_turns.tool.status', 'ok');
+      span.end();
+    }
+    expect(exporter.getFinishedSpans()).toEqual([]);
   });
 });
 
