@@ -13,6 +13,7 @@ import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker, turnMetricsSinks } from 'durable-turns/worker';
+import { turnWorkflowPreloadModules } from '../worker/turn-workflow-bundle';
 import { turnWorkflowWebpackConfig } from '../worker/turn-workflow-webpack-config';
 import {
   resolveWorkflowInterceptorModule,
@@ -44,6 +45,7 @@ function bundle(bindIntrinsics: boolean) {
       resolveWorkflowInterceptorModule({ id }),
     ),
     webpackConfigHook: (config) => turnWorkflowWebpackConfig({ config, bindIntrinsics }),
+    preloadModules: turnWorkflowPreloadModules(),
     logger: quiet,
   });
 }

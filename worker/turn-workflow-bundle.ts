@@ -28,6 +28,7 @@ export function turnWorkflowBundle({
       workflowsPath: require.resolve('../workflows'),
       workflowInterceptorModules: interceptorModuleIds.map((id) => resolveWorkflowInterceptorModule({ id })),
       webpackConfigHook: (config) => turnWorkflowWebpackConfig({ config }),
+      preloadModules: turnWorkflowPreloadModules(),
       logger: quietLogger,
     }).then(({ code }) => ({ code }));
     // A failed bundle is not kept: the next worker tries again.
@@ -35,6 +36,14 @@ export function turnWorkflowBundle({
     bundles.set(key, bundle);
   }
   return bundle;
+}
+
+/**
+ * Modules evaluated once per workflow context and shared by every run on it (see
+ * workflows/preloaded-zod.ts for why that is sound): zod.
+ */
+export function turnWorkflowPreloadModules(): string[] {
+  return [require.resolve('../workflows/preloaded-zod')];
 }
 
 const quietLogger = {
