@@ -60,15 +60,10 @@ export async function measureTracingOverhead({
     spanProcessors: [new BatchSpanProcessor(exporter)],
     sampler: new AlwaysOffSampler(),
   });
+  const tracingOf = { off: false, spacer: false, on: tracing, sampledOut, appSampledOut } as const;
   const trial = (config: Config) => {
     const calls = config.endsWith('Empty') ? 0 : TRACED_CALLS;
-    const traced = config.startsWith('on')
-      ? tracing
-      : config.startsWith('sampledOut')
-        ? sampledOut
-        : config.startsWith('appSampledOut')
-          ? appSampledOut
-          : false;
+    const traced = tracingOf[config.replace(/(Calls|Empty)$/, '') as keyof typeof tracingOf];
     counter.count = 0;
     const model = scriptedModel(
       calls > 0 ? [{ toolCalls: noopCalls(calls) }, { text: 'done' }] : [{ text: 'done' }],
