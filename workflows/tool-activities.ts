@@ -78,7 +78,7 @@ export class ToolActivities {
     const ended = (event: HostEvent) => {
       this.pending.delete(key);
       if (scope && this.scopes.get(toolCallId) === scope) this.scopes.delete(toolCallId);
-      this.queue.push(event);
+      this.queue.pushAttemptEnded(event);
     };
     // One `then` for both outcomes, no `finally`: the SDK captures a stack trace for every promise
     // a workflow makes (for its stack-trace query), so each one costs a quick call dearly.

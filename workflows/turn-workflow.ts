@@ -100,18 +100,59 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     upsertSearchAttributes([{ key: waitingForApprovalKey, value: waiting }]);
   };
 
-  try {
+  /** The loop's step up to the engine's next operation: what happened fed, then the engine asked. */
+  const nextOperation = (): TurnOperation | typeof continuing => {
+    feed({ launch: true });
+    if (!engine.finished && continueAsNewDue(input, tools.runningInBackground)) return continuing;
+    const step = engine.next(Date.now());
+    turn.record(step.entries);
+    return step.op;
+  };
+  /** What a wait begins with, with a deadline or without. */
+  const beginWait = (op: WaitOperation) => {
+    if (op.stop) tools.stop(op.stop);
+    listed.atWait(engine.view, {
+      forRunningCalls:
+        op.approvals.length === 0 && op.untilMs === undefined && !awaitingBackground(engine.view),
+    });
+    setWaiting(op.approvals.length > 0);
+  };
+  /** A wait without a deadline, up to where the loop waits for the queue. */
+  const beforeQueueWait = (op: WaitOperation) => {
+    show(waitingPhase(op.approvals, awaitingBackground(engine.view) ? engine.view.background.length : 0));
+    listed.beforeWait(engine.view);
+  };
+  /**
+   * The loop carried on in an attempt's callback while it is parked (`HostEventQueue.park`): tool
+   * launches and waits for the queue are done here, anything else is handed to the loop.
+   */
+  const resume = (): { op: TurnOperation | typeof continuing } | undefined => {
+    setWaiting(false);
     for (;;) {
-      feed({ launch: true });
-      if (!engine.finished && continueAsNewDue(input, tools.runningInBackground)) {
+      const op = nextOperation();
+      if (op !== continuing && op.kind === 'run-tools') {
+        for (const start of op.starts) tools.launch(start);
+        continue;
+      }
+      if (op === continuing || op.kind !== 'wait' || op.untilMs !== undefined) return { op };
+      beginWait(op);
+      beforeQueueWait(op);
+      if (queue.length === 0) return undefined;
+      setWaiting(false);
+    }
+  };
+
+  try {
+    let handed: { op: TurnOperation | typeof continuing } | undefined;
+    for (;;) {
+      const op = handed ? handed.op : nextOperation();
+      handed = undefined;
+      if (op === continuing) {
         show('continuing as new once nothing runs');
         listed.beforeWait(engine.view);
         await continueAsNewWhenDrained({ input, turn, tools, queue, feed: () => feed({ launch: true }) });
         continue;
       }
-      const step = engine.next(Date.now());
-      turn.record(step.entries);
-      const op: TurnOperation = step.op;
       if (op.kind === 'finished') break;
       switch (op.kind) {
         case 'call-model': {
@@ -138,19 +179,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           for (const start of op.starts) tools.launch(start);
           break;
         case 'wait': {
-          if (op.stop) tools.stop(op.stop);
-          listed.atWait(engine.view, {
-            forRunningCalls:
-              op.approvals.length === 0 && op.untilMs === undefined && !awaitingBackground(engine.view),
-          });
-          setWaiting(op.approvals.length > 0);
+          beginWait(op);
           const wake = () => queue.length > 0;
           if (op.untilMs === undefined) {
-            show(
-              waitingPhase(op.approvals, awaitingBackground(engine.view) ? engine.view.background.length : 0),
-            );
-            listed.beforeWait(engine.view);
-            await untilQueued();
+            beforeQueueWait(op);
+            if (revision.resumeFromAttempts) {
+              // Attempts that end meanwhile carry the loop on themselves (`resume` did setWaiting).
+              handed = (await queue.park(resume))?.value;
+              if (handed) continue;
+            } else await untilQueued();
           } else {
             // The timer says what it waits for (user metadata: replay does not match on it).
             const summary = waitSummary({ untilMs: op.untilMs, view: engine.view, model: input.model });
@@ -186,6 +223,11 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   show('finished');
   return finish(turn, listed.atEnd(engine.view));
 }
+
+/** The loop's own operation, beside the engine's: continue-as-new once nothing runs. */
+const continuing = 'continue-as-new' as const;
+
+type WaitOperation = Extract<TurnOperation, { kind: 'wait' }>;
 
 /** What a wait without a deadline is for: a person's decision, or the calls that are running. */
 function waitingPhase(

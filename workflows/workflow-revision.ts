@@ -8,7 +8,9 @@ import { engineRevision } from '../core';
  * carried on) asks for the older ones, where and in the order older code did, so its history
  * replays; a later change adds its own marker and makes that the one new runs record.
  */
-const currentPatch = 'durable-turns-workflow-4';
+const currentPatch = 'durable-turns-workflow-5';
+/** The marker before it: the loop, parked, was woken by every attempt's outcome (see `HostEventQueue.park`). */
+const oneUpsertPatch = 'durable-turns-workflow-4';
 /**
  * The marker before it (one per run, the loop waiting on its queue): runs begun under it write the
  * list's counts and the final status in two upserts.
@@ -33,6 +35,8 @@ export interface WorkflowRevision {
   wakeOnQueue: boolean;
   /** The turn's end writes the list's counts and its status in one upsert. */
   oneFinalUpsert: boolean;
+  /** Attempts that end while the loop waits for the queue carry the loop on themselves (`HostEventQueue.park`). */
+  resumeFromAttempts: boolean;
 }
 
 /**
@@ -46,9 +50,11 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     listAtBoundariesOnly: () => true,
     wakeOnQueue: true,
     oneFinalUpsert: true,
+    resumeFromAttempts: true,
   };
   if (patched(currentPatch)) return current;
-  if (patched(queueWaitPatch)) return { ...current, oneFinalUpsert: false };
+  if (patched(oneUpsertPatch)) return { ...current, resumeFromAttempts: false };
+  if (patched(queueWaitPatch)) return { ...current, oneFinalUpsert: false, resumeFromAttempts: false };
   const revision = fresh ? (patched(revisionPatch) ? engineRevision : 1) : undefined;
   let boundariesOnly: boolean | undefined;
   return {
@@ -60,5 +66,6 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     },
     wakeOnQueue: false,
     oneFinalUpsert: false,
+    resumeFromAttempts: false,
   };
 }

@@ -59,10 +59,10 @@ describe('a worker running a prebuilt workflow bundle', () => {
       throw new Error(`the stack names no line of workflows/turn-workflow.ts:\n${stack}`);
     for (const frame of frames) expect(frame[1]).toBe(turnWorkflowSource);
     // Among the lines it names is the one the turn is waiting at (an approval: the wait for the
-    // next host event), and no line of the queue's own bookkeeping.
+    // next host event, parked on the queue), and no line of the queue's own bookkeeping.
     const source = readFileSync(turnWorkflowSource, 'utf8').split('\n');
     const lines = frames.map((frame) => source[Number(frame[2]) - 1] ?? '');
-    expect(lines.some((line) => /await untilQueued\(\);/.test(line))).toBe(true);
+    expect(lines.some((line) => /await queue\.park\(resume\)/.test(line))).toBe(true);
     expect(lines.some((line) => /new HostEventQueue/.test(line))).toBe(false);
   });
 });
