@@ -9,10 +9,10 @@ import { engineRevision } from '../core';
  * replays; a later change adds its own marker and makes that the one new runs record.
  */
 const currentPatch = 'durable-turns-workflow-5';
-/** The marker before it: the loop, parked, was woken by every attempt's outcome (see `HostEventQueue.park`). */
+/** The marker before it: runs begun under it are not parked, every attempt's outcome wakes the loop. */
 const oneUpsertPatch = 'durable-turns-workflow-4';
 /**
- * The marker before it (one per run, the loop waiting on its queue): runs begun under it write the
+ * The marker before that (one per run, the loop waiting on its queue): runs begun under it write the
  * list's counts and the final status in two upserts.
  */
 const queueWaitPatch = 'durable-turns-workflow-3';
