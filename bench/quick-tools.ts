@@ -15,6 +15,7 @@ import { createTurnWorker } from 'durable-turns/worker';
 import type { localFloorWorkflow } from './floor-workflow';
 import { check, machineInfo, round, summarize } from './measure';
 import { measureRounds } from './measure-rounds';
+import { medianInterval } from './median-interval';
 import { stepTool, stepTurn } from './step-tools';
 import { openBenchTemporal, startWorker } from './temporal-env';
 import { runBench, writeReport } from './write-report';
@@ -116,12 +117,17 @@ async function main() {
   /** Median over rounds of the marginal per-call cost, (N − 1) calls apart. */
   const perCall = (n: Name, one: Name) =>
     summarize(rounds.map((r) => (r[n].wallMs - r[one].wallMs) / (CALLS - 1))).medianMs;
-  /** Median over rounds of the ratio of two marginal costs, paired within each round. */
-  const ratio = (n: Name, one: Name, floorN: Name, floor1: Name) =>
-    summarize(rounds.map((r) => (r[n].wallMs - r[one].wallMs) / (r[floorN].wallMs - r[floor1].wallMs)))
-      .medianMs;
-  const plainOverPlainFloor = ratio('plainN', 'plain1', 'floorN', 'floor1');
-  const quickOverLocalFloor = ratio('quickN', 'quick1', 'localFloorN', 'localFloor1');
+  /** Each round's ratio of two marginal costs, paired within the round. */
+  const ratios = (n: Name, one: Name, floorN: Name, floor1: Name) =>
+    rounds.map((r) => (r[n].wallMs - r[one].wallMs) / (r[floorN].wallMs - r[floor1].wallMs));
+  const plainRatios = ratios('plainN', 'plain1', 'floorN', 'floor1');
+  const quickRatios = ratios('quickN', 'quick1', 'localFloorN', 'localFloor1');
+  const plainOverPlainFloor = summarize(plainRatios).medianMs;
+  const quickOverLocalFloor = summarize(quickRatios).medianMs;
+  const interval = (values: readonly number[]) => {
+    const { low, high } = medianInterval(values);
+    return { low: round(low), high: round(high) };
+  };
   await writeReport('quick-tools.json', {
     benchmark: 'quick-tools',
     machine: machineInfo(loadBefore),
@@ -135,6 +141,8 @@ async function main() {
     },
     plainOverPlainFloor: round(plainOverPlainFloor),
     quickOverLocalFloor: round(quickOverLocalFloor),
+    /** 90 % bootstrap intervals of the two medians over this run's rounds (see median-interval.ts). */
+    intervals: { plainOverPlainFloor: interval(plainRatios), quickOverLocalFloor: interval(quickRatios) },
     meetsTargets: { plain: plainOverPlainFloor <= PLAIN_TARGET, quick: quickOverLocalFloor <= QUICK_TARGET },
   });
 }
