@@ -1,4 +1,5 @@
 import { mulberry32 } from '../test/fuzz/fuzz-random';
+import { summarize } from './measure';
 
 /**
  * How far a median of paired per-round ratios can be trusted: a percentile bootstrap interval
@@ -22,7 +23,7 @@ export function medianInterval(
   for (let r = 0; r < resamples; r++) {
     for (let i = 0; i < values.length; i++)
       resample[i] = values[Math.floor(random() * values.length)] as number;
-    medians.push(medianOf(resample));
+    medians.push(summarize(resample).medianMs);
   }
   medians.sort((a, b) => a - b);
   const tail = (1 - confidence) / 2;
@@ -30,12 +31,4 @@ export function medianInterval(
     low: medians[Math.floor(tail * (resamples - 1))] as number,
     high: medians[Math.ceil((1 - tail) * (resamples - 1))] as number,
   };
-}
-
-function medianOf(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
