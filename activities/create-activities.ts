@@ -8,6 +8,7 @@ import {
   callModelInputSchema,
   modelFailedType,
   modelRejectedType,
+  type QuickRunToolInput,
   type RunToolInput,
   type RunToolOutput,
   runToolInputSchema,
@@ -118,15 +119,15 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       }
     },
 
-    async runTool(input: RunToolInput): Promise<RunToolOutput> {
+    async runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput> {
       const ctx = Context.current();
       // A local activity (a quick call) cannot heartbeat: its cancellation comes from its own
       // worker, and it is not tracked by the server.
       const local = ctx.info.isLocal;
       // A quick call's input never left this process: the workflow on this worker made it a moment
-      // ago from the engine's own (parsed) call. Reading it again could find nothing, and cost
-      // ~0.1 ms a call in the live worker (cold, between calls), a tenth of what a quick call adds
-      // to a bare local activity.
+      // ago from the engine's own (parsed) call, in its slim form (QuickRunToolInput). Reading it
+      // again could find nothing, and cost ~0.1 ms a call in the live worker (cold, between calls),
+      // a tenth of what a quick call adds to a bare local activity.
       const { turnId, call, attempt, approved, maxOutputBytes, idempotencyKey, timeoutMs } = local
         ? input
         : parseInput(runToolInputSchema, input, 'runTool');

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type AttemptResult, type ModelResponse, messageSchema, preparedCallSchema } from '../core';
+import {
+  type AttemptCall,
+  type AttemptResult,
+  type ModelResponse,
+  messageSchema,
+  preparedCallSchema,
+} from '../core';
 
 /** A model request the provider refused (400, unknown model): not worth another attempt. */
 export const modelRejectedType = 'ModelRequestRejected';
@@ -72,6 +78,17 @@ export const runToolInputSchema = z.object({
 });
 export type RunToolInput = z.infer<typeof runToolInputSchema>;
 
+/**
+ * A quick call's input (a local activity). It never leaves the worker whose workflow made it, so it
+ * is not parsed again and carries only what the attempt needs: the call without its policy (the
+ * attempt's timeout comes with it). That is under half an ordinary call's bytes, which each quick
+ * call would encode and decode again on both of the worker's threads.
+ */
+export type QuickRunToolInput = Omit<RunToolInput, 'call' | 'timeoutMs'> & {
+  call: AttemptCall;
+  timeoutMs: number;
+};
+
 export interface RunToolOutput {
   result: AttemptResult;
   durationMs: number;
@@ -80,7 +97,7 @@ export interface RunToolOutput {
 /** The activities a turn workflow calls; the worker makes them with `createActivities`. */
 export interface TurnActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
-  runTool(input: RunToolInput): Promise<RunToolOutput>;
+  runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput>;
 }
 
 /**

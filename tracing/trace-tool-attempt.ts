@@ -1,5 +1,5 @@
 import { type Context, context, type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { AttemptResult, PreparedCall } from '../core';
+import type { AttemptCall, AttemptResult } from '../core';
 import { genAi, genAiOperation, turnAttributes } from './gen-ai-attributes';
 import { childSpansOf, type TurnTracing } from './turn-tracing';
 
@@ -25,7 +25,7 @@ export function traceToolAttempt<T extends { result: AttemptResult }>({
 }: {
   tracing: TurnTracing | undefined;
   turnId: string;
-  call: PreparedCall;
+  call: AttemptCall;
   attempt: number;
   /** The trace context the span belongs to (default: the active one). */
   parent?: Context | undefined;
@@ -87,7 +87,7 @@ export function startToolAttemptSpan({
 }: {
   tracing: TurnTracing;
   turnId: string;
-  call: PreparedCall;
+  call: AttemptCall;
   attempt: number;
   /** The trace context the span belongs to (default: the active one). */
   parent?: Context | undefined;

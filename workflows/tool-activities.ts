@@ -63,7 +63,10 @@ export class ToolActivities {
     const run = () =>
       activities.runTool({
         turnId: this.input.turnId,
-        call,
+        // A quick call's input stays on this worker: the call without its policy (QuickRunToolInput).
+        call: call.policy.quick
+          ? { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input }
+          : call,
         attempt,
         approved: start.approved,
         maxOutputBytes: this.input.maxOutputBytes,

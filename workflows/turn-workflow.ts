@@ -5,7 +5,6 @@ import {
   condition,
   continueAsNew,
   isCancellation,
-  setCurrentDetails,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -16,6 +15,7 @@ import { turnWorkflowInputSchema } from '../contract/turn-workflow';
 import { awaitingBackground, feedHostEvent, type TurnOperation } from '../core';
 import { callLabel } from './call-label';
 import { packCarried } from './carried-turn';
+import { CurrentDetails } from './current-details';
 import { HostEventQueue } from './host-event-queue';
 import { ModelActivity } from './model-activity';
 import { transcriptDigests } from './model-request-answer';
@@ -62,18 +62,10 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   ]);
   const tools = new ToolActivities(input, engine.view.revision, queue);
   const model = new ModelActivity(input, engine.view.revision, queue, digests);
-  const details = new TurnDetails(engine, input.model);
-  let shown = { seq: -1, phase: '' };
-  /**
-   * The Web UI's current details (no command: read by the metadata query). Rendered again only
-   * when the turn recorded something or the phase changed, not for every event.
-   */
-  const show = (phase: string) => {
-    const seq = turn.progressSeq();
-    if (seq === shown.seq && phase === shown.phase) return;
-    shown = { seq, phase };
-    setCurrentDetails(details.render({ phase }));
-  };
+  const turnDetails = new TurnDetails(engine, input.model);
+  /** The Web UI's current details: what the turn is doing, rendered when read (CurrentDetails). */
+  const details = new CurrentDetails((phase) => turnDetails.render({ phase }), turn.progressSeq);
+  const show = (phase: string) => details.show(phase);
 
   /**
    * Feeds what happened: calls handed over from the stream first (each may start at once while the

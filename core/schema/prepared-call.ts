@@ -34,3 +34,12 @@ export const preparedCallSchema = z.object({
 
 export type CallPolicy = z.infer<typeof callPolicySchema>;
 export type PreparedCall = z.infer<typeof preparedCallSchema>;
+
+/**
+ * What running one attempt needs of its call: the tool, the call's id and its arguments. The
+ * engine's `ToolStart` gives the attempt its timeout, so the policy is read only when a host older
+ * than that gives none.
+ */
+export type AttemptCall = Pick<PreparedCall, 'toolCallId' | 'toolName' | 'input'> & {
+  policy?: Pick<CallPolicy, 'timeoutMs'>;
+};

@@ -1,5 +1,5 @@
 import type { AttemptResult } from '../schema/attempt-result';
-import type { PreparedCall } from '../schema/prepared-call';
+import type { AttemptCall } from '../schema/prepared-call';
 import { errorOutput, interruptedOutput } from './attempt-outputs';
 import type { AnyTool } from './define-tool';
 import { describeThrown } from './describe-thrown';
@@ -21,7 +21,7 @@ export const defaultCancelGraceMs = 1000;
 /** What `executeTool` needs of the attempt's arguments (they are passed as they are). */
 export interface ExecuteArgs {
   turnId: string;
-  call: PreparedCall;
+  call: AttemptCall;
   attempt: number;
   timers: HostTimers;
   signal?: AbortSignal;
@@ -49,7 +49,7 @@ const timeoutReason = Symbol('timeout');
  */
 export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unknown): Promise<Executed> {
   const { call, timers } = args;
-  const timeoutMs = args.timeoutMs ?? call.policy.timeoutMs;
+  const timeoutMs = args.timeoutMs ?? call.policy?.timeoutMs;
   const ctx = new AttemptContext(args, timeoutMs);
   let value: unknown;
   try {

@@ -8,7 +8,7 @@ import {
   type TurnObserver,
 } from '../hooks/turn-observer';
 import type { AttemptResult } from '../schema/attempt-result';
-import type { PreparedCall } from '../schema/prepared-call';
+import type { AttemptCall } from '../schema/prepared-call';
 import { errorOutput, interruptedOutput } from './attempt-outputs';
 import { describeThrown } from './describe-thrown';
 import { executeTool, type HostTimers } from './execute-tool';
@@ -23,7 +23,7 @@ export const defaultMaxOutputBytes = 256 * 1024;
 
 export interface RunToolAttemptArgs {
   turnId: string;
-  call: PreparedCall;
+  call: AttemptCall;
   attempt: number;
   registry: ToolRegistry;
   hooks?: readonly TurnHooks[];
