@@ -17,19 +17,34 @@ export class CurrentDetails {
   private phase = '';
   private rendered: { seq: number; phase: string; text: string } | undefined;
   private readonly lazy: boolean;
+  private readonly render: (phase: string) => string;
+  private readonly progressSeq: () => number;
+  private readonly set: (details: string) => void;
 
-  constructor(
-    private readonly render: (phase: string) => string,
+  constructor({
+    render,
+    progressSeq,
+    activator = maybeGetActivator(),
+    set = setCurrentDetails,
+  }: {
+    render: (phase: string) => string;
     /** Moves whenever the turn records something: what the counts depend on. */
-    private readonly progressSeq: () => number,
-  ) {
-    this.lazy = readOnDemand(() => this.text());
+    progressSeq: () => number;
+    /** The run's activator, where the SDK keeps the details (default: this run's). */
+    activator?: object | undefined;
+    /** How details are set where they cannot be read on demand (default: `setCurrentDetails`). */
+    set?: (details: string) => void;
+  }) {
+    this.render = render;
+    this.progressSeq = progressSeq;
+    this.set = set;
+    this.lazy = activator !== undefined && readOnDemand(activator, () => this.text());
   }
 
   /** What the turn is doing now. */
   show(phase: string): void {
     this.phase = phase;
-    if (!this.lazy) setCurrentDetails(this.text());
+    if (!this.lazy) this.set(this.text());
   }
 
   /** Rendered again only when the turn recorded something or the phase changed since the last read. */
@@ -44,9 +59,7 @@ export class CurrentDetails {
 }
 
 /** Makes the activator's `currentDetails` read `text()`; false where that field is not there to take. */
-function readOnDemand(text: () => string): boolean {
-  const activator: object | undefined = maybeGetActivator();
-  if (!activator) return false;
+function readOnDemand(activator: object, text: () => string): boolean {
   const field = Object.getOwnPropertyDescriptor(activator, 'currentDetails');
   if (!field?.writable || !field.configurable || typeof field.value !== 'string') return false;
   Object.defineProperty(activator, 'currentDetails', {

@@ -64,7 +64,10 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const model = new ModelActivity(input, engine.view.revision, queue, digests);
   const turnDetails = new TurnDetails(engine, input.model);
   /** The Web UI's current details: what the turn is doing, rendered when read (CurrentDetails). */
-  const details = new CurrentDetails((phase) => turnDetails.render({ phase }), turn.progressSeq);
+  const details = new CurrentDetails({
+    render: (phase) => turnDetails.render({ phase }),
+    progressSeq: turn.progressSeq,
+  });
   const show = (phase: string) => details.show(phase);
 
   /**
