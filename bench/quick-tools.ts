@@ -12,6 +12,7 @@ import { loadavg } from 'node:os';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
+import { CallStarts } from './call-starts';
 import type { localFloorWorkflow } from './floor-workflow';
 import { check, machineInfo, round, summarize } from './measure';
 import { measureRounds } from './measure-rounds';
@@ -23,6 +24,8 @@ import { runBench, writeReport } from './write-report';
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 export const PLAIN_TARGET = 1.15;
 export const QUICK_TARGET = 1.2;
+const WARMUP = 2;
+type CycleTrial = 'floorN' | 'localFloorN' | 'plainN' | 'quickN';
 const log = (message: string) => console.error(`[quick] ${message}`);
 
 let executions = 0;
@@ -39,10 +42,12 @@ async function main() {
   const loadBefore = loadavg()[0] ?? 0;
   const bench = await openBenchTemporal(log);
   const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  const calls = new CallStarts(new Set(['floorNoop', 'runTool']));
   const floorWorker = await Worker.create({
     connection: bench.native,
     namespace: bench.namespace,
     taskQueue: 'quick-floor',
+    interceptors: { activity: [calls.interceptor] },
     workflowBundle: await bundleWorkflowCode({
       workflowsPath: require.resolve('./floor-workflow'),
       logger: quietLogger,
@@ -57,6 +62,7 @@ async function main() {
     tools: [step(false), step(true)],
     models,
     fleetHealth: false,
+    worker: { interceptors: { activity: [calls.interceptor] } },
   });
   const running = [startWorker(floorWorker), startWorker(turnWorker)];
   const client = new TurnClient({
@@ -65,48 +71,64 @@ async function main() {
     taskQueue: 'quick-turns',
   });
   let ids = 0;
-  const floor = (workflow: 'floorWorkflow' | 'localFloorWorkflow', calls: number) => () => {
+  /** Each N-call run's mean cycle (CallStarts) by trial, in run order: one a round, warm-up first. */
+  const cycles: Record<CycleTrial, number[]> = { floorN: [], localFloorN: [], plainN: [], quickN: [] };
+  const cycleOf = (trial: CycleTrial | undefined, workflowId: string) => {
+    const mean = calls.meanCycleMs(workflowId);
+    if (trial && mean !== undefined) cycles[trial].push(mean);
+  };
+  const floor = (workflow: 'floorWorkflow' | 'localFloorWorkflow', n: number, trial?: CycleTrial) => () => {
     let answered = 0;
+    let workflowId = '';
     return {
       run: async () => {
         ids += 1;
+        workflowId = `${workflow}-${ids}`;
         answered = await client.client.workflow.execute<typeof localFloorWorkflow>(workflow, {
-          workflowId: `${workflow}-${ids}`,
+          workflowId,
           taskQueue: 'quick-floor',
-          args: [calls],
+          args: [n],
         });
       },
-      verify: () => check(answered === calls, `${workflow}: ${calls} calls answered`),
+      verify: () => {
+        check(answered === n, `${workflow}: ${n} calls answered`);
+        cycleOf(trial, workflowId);
+      },
     };
   };
-  const ours = (name: 'step_quick' | 'step_plain', calls: number) => () => {
+  const ours = (name: 'step_quick' | 'step_plain', n: number, trial?: CycleTrial) => () => {
     const before = executions;
+    let turnId = '';
     return {
       run: async () => {
         ids += 1;
-        const turn = await client.start({ turnId: `${name}-${ids}`, input: 'go', model: `${name}-${calls}` });
+        turnId = `${name}-${ids}`;
+        const turn = await client.start({ turnId, input: 'go', model: `${name}-${n}` });
         const result = await turn.result();
         check(result.status === 'completed', `${name}: turn completed (${result.status})`);
       },
-      verify: () => check(executions - before === calls, `${name}: ${calls} calls ran`),
+      verify: () => {
+        check(executions - before === n, `${name}: ${n} calls ran`);
+        cycleOf(trial, turnId);
+      },
     };
   };
   const rounds = await measureRounds({
     trials: {
       floor1: floor('floorWorkflow', 1),
-      floorN: floor('floorWorkflow', CALLS),
+      floorN: floor('floorWorkflow', CALLS, 'floorN'),
       localFloor1: floor('localFloorWorkflow', 1),
-      localFloorN: floor('localFloorWorkflow', CALLS),
+      localFloorN: floor('localFloorWorkflow', CALLS, 'localFloorN'),
       plain1: ours('step_plain', 1),
-      plainN: ours('step_plain', CALLS),
+      plainN: ours('step_plain', CALLS, 'plainN'),
       quick1: ours('step_quick', 1),
-      quickN: ours('step_quick', CALLS),
+      quickN: ours('step_quick', CALLS, 'quickN'),
     },
     swapped: [
       ['floorN', 'plainN'],
       ['localFloorN', 'quickN'],
     ],
-    warmup: 2,
+    warmup: WARMUP,
     runs: Number(process.env.BENCH_RUNS ?? 10),
     onProgress: log,
   });
@@ -128,6 +150,15 @@ async function main() {
     const { low, high } = medianInterval(values);
     return { low: round(low), high: round(high) };
   };
+  // The calls alone: each round's mean cycle of the N-call runs (warm-up rounds left out), paired.
+  const kept = (trial: CycleTrial) => cycles[trial].slice(WARMUP);
+  const cycleRatios = (trial: CycleTrial, floorTrial: CycleTrial) => {
+    const floors = kept(floorTrial);
+    return kept(trial).map((mean, i) => mean / (floors[i] ?? Number.NaN));
+  };
+  const plainCycleRatios = cycleRatios('plainN', 'floorN');
+  const quickCycleRatios = cycleRatios('quickN', 'localFloorN');
+  const cycleMs = (trial: CycleTrial) => round(summarize(kept(trial)).medianMs);
   await writeReport('quick-tools.json', {
     benchmark: 'quick-tools',
     machine: machineInfo(loadBefore),
@@ -144,6 +175,26 @@ async function main() {
     /** 90 % bootstrap intervals of the two medians over this run's rounds (see median-interval.ts). */
     intervals: { plainOverPlainFloor: interval(plainRatios), quickOverLocalFloor: interval(quickRatios) },
     meetsTargets: { plain: plainOverPlainFloor <= PLAIN_TARGET, quick: quickOverLocalFloor <= QUICK_TARGET },
+    /**
+     * The calls without the turn's start and end (CallStarts): the mean time from one tool call's
+     * start to the next in each N-call run, median over rounds, and each round's ratio of ours to
+     * its floor. Not the target's measure — the marginal cost above also counts what grows at the
+     * turn's end with its calls (the last request reads every output, the result packs every event).
+     */
+    cycle: {
+      msPerCall: {
+        activityFloor: cycleMs('floorN'),
+        localActivityFloor: cycleMs('localFloorN'),
+        ordinaryTool: cycleMs('plainN'),
+        quickTool: cycleMs('quickN'),
+      },
+      plainOverPlainFloor: round(summarize(plainCycleRatios).medianMs),
+      quickOverLocalFloor: round(summarize(quickCycleRatios).medianMs),
+      intervals: {
+        plainOverPlainFloor: interval(plainCycleRatios),
+        quickOverLocalFloor: interval(quickCycleRatios),
+      },
+    },
   });
 }
 
