@@ -65,6 +65,8 @@ export interface WholeTurnMemory {
  */
 export class LoopDetector {
   private recent: string[] = [];
+  /** How often each fingerprint is in `recent`: its counts without a scan of the window per attempt. */
+  private readonly counts = new Map<string, number>();
   /** By tool name (model-supplied: a Map, never a plain object). */
   private readonly latest = new Map<string, LatestResult>();
   /** Cycles longer than this could not repeat `warnAfter` times inside the window with a warning to spare. */
@@ -88,13 +90,11 @@ export class LoopDetector {
    */
   static restore(config: DetectionConfig, memory: LoopDetectorMemory | WholeTurnMemory): LoopDetector {
     const detector = new LoopDetector(config);
-    if ('history' in memory) {
-      detector.recent = memory.history.slice(-config.window);
-      return detector;
-    }
-    detector.recent = memory.recent.slice(-config.window);
+    const recent = 'history' in memory ? memory.history : memory.recent;
+    for (const fingerprint of recent.slice(-config.window)) detector.remember(fingerprint);
+    if ('history' in memory) return detector;
     for (const result of memory.latest) {
-      if (detector.recent.includes(result.fingerprint)) detector.latest.set(result.toolName, { ...result });
+      if (detector.counts.has(result.fingerprint)) detector.latest.set(result.toolName, { ...result });
     }
     return detector;
   }
@@ -147,9 +147,15 @@ export class LoopDetector {
   /** Adds the attempt to the window; a tool whose latest attempt leaves the window is forgotten. */
   private remember(fingerprint: string): void {
     this.recent.push(fingerprint);
+    this.counts.set(fingerprint, (this.counts.get(fingerprint) ?? 0) + 1);
     if (this.recent.length <= this.config.window) return;
     const gone = this.recent.shift() as string;
-    if (this.recent.includes(gone)) return;
+    const left = (this.counts.get(gone) ?? 1) - 1;
+    if (left > 0) {
+      this.counts.set(gone, left);
+      return;
+    }
+    this.counts.delete(gone);
     for (const [toolName, result] of this.latest)
       if (result.fingerprint === gone) this.latest.delete(toolName);
   }
@@ -166,11 +172,10 @@ export class LoopDetector {
     const previous = this.latest.get(attempt.toolName);
     if (previous?.fingerprint === fingerprint) return 0;
     const sketch = sketchResult(attempt.content, rule.minChars);
-    const judged = (s: string) => sketchedLength(s) >= rule.minChars;
     const streak =
       previous &&
-      judged(sketch) &&
-      judged(previous.sketch) &&
+      judged(sketch, rule.minChars) &&
+      judged(previous.sketch, rule.minChars) &&
       resultSimilarity(previous.sketch, sketch) >= rule.similarity
         ? previous.streak + 1
         : 1;
@@ -180,16 +185,16 @@ export class LoopDetector {
   }
 
   private countOf(fingerprint: string): number {
-    let count = 0;
-    for (const f of this.recent) if (f === fingerprint) count += 1;
-    return count;
+    return this.counts.get(fingerprint) ?? 0;
   }
 
   private thresholdsFor(toolName: string): { warnAfter: number; stopAfter: number } {
     const own = Object.hasOwn(this.config.perTool, toolName) ? this.config.perTool[toolName] : undefined;
+    // Most tools have none of their own: the turn's, without an object made per attempt.
+    if (!own) return this.config;
     return {
-      warnAfter: own?.warnAfter ?? this.config.warnAfter,
-      stopAfter: own?.stopAfter ?? this.config.stopAfter,
+      warnAfter: own.warnAfter ?? this.config.warnAfter,
+      stopAfter: own.stopAfter ?? this.config.stopAfter,
     };
   }
 
@@ -220,6 +225,11 @@ export class LoopDetector {
 }
 
 const ok: LoopVerdict = { kind: 'ok' };
+
+/** Whether a result was long enough to be compared (see `minChars`). */
+function judged(sketch: string, minChars: number): boolean {
+  return sketchedLength(sketch) >= minChars;
+}
 
 /** Where a count stands against its thresholds; a window of nothing but one call or cycle stops. */
 function level(
