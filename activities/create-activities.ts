@@ -9,6 +9,7 @@ import {
   modelFailedType,
   modelRejectedType,
   type QuickRunToolInput,
+  type RunQuickChainInput,
   type RunToolInput,
   type RunToolOutput,
   runToolInputSchema,
@@ -25,9 +26,11 @@ import {
   modelRequestKey,
   type PreparedCall,
   prepareCall,
+  runQuickChain,
   runToolAttempt,
   type ToolHealthRegistry,
   type ToolRegistry,
+  TurnEngine,
   type TurnHooks,
   type TurnModel,
   type TurnObserver,
@@ -128,57 +131,92 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
       // ago from the engine's own (parsed) call, in its slim form (QuickRunToolInput). Reading it
       // again could find nothing, and cost ~0.1 ms a call in the live worker (cold, between calls),
       // a tenth of what a quick call adds to a bare local activity.
-      const { turnId, call, attempt, approved, maxOutputBytes, idempotencyKey, timeoutMs } = local
-        ? input
-        : parseInput(runToolInputSchema, input, 'runTool');
-      // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
-      // through heartbeats, and a lost worker is noticed by their absence.
-      const beat = local ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
-      try {
-        const ran = await traceToolAttempt({
-          tracing: deps.tracing,
-          turnId,
-          call,
-          attempt,
-          run: () =>
-            runToolAttempt({
-              turnId,
-              call,
-              attempt,
-              approved,
-              maxOutputBytes,
-              ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
-              ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-              registry: deps.registry,
-              hooks: deps.hooks,
-              observers: deps.observers,
-              health: deps.health,
-              timers,
-              signal: ctx.cancellationSignal,
-              heartbeat: local ? () => {} : (details) => ctx.heartbeat(details),
-            }),
-        });
-        // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed
-        // out, was paused or reset). That is not what the tool did; say the attempt was lost.
-        const details = ctx.cancellationDetails;
-        if (
-          !local &&
-          ran.result.status === 'interrupted' &&
-          ctx.cancellationSignal.aborted &&
-          !details?.cancelRequested
-        ) {
-          const why = details?.workerShutdown ? 'its worker shut down' : 'its activity was stopped';
-          throw ApplicationFailure.create({
-            message: `${call.toolName} was stopped before it finished (${why}); its outcome is unknown`,
-            type: attemptLostType,
-          });
-        }
-        return ran;
-      } finally {
-        clearInterval(beat);
-      }
+      return runAttempt(ctx, local ? input : parseInput(runToolInputSchema, input, 'runTool'));
+    },
+
+    async runQuickChain({ turnId, snapshot, first, now, maxOutputBytes }: RunQuickChainInput) {
+      const ctx = Context.current();
+      const began = Date.now();
+      // Restoring validates the snapshot: a chain never runs from state it cannot read.
+      const engine = TurnEngine.restore(snapshot);
+      const call = engine.view.batch?.byId.get(first.toolCallId)?.call;
+      if (!call)
+        throw ApplicationFailure.nonRetryable(
+          `quick chain: call ${first.toolCallId} is not in the turn's batch`,
+        );
+      const attempts = await runQuickChain({
+        engine,
+        first: { ...first, call },
+        now,
+        maxOutputBytes,
+        elapsedMs: () => Date.now() - began,
+        stopped: () => ctx.cancellationSignal.aborted,
+        run: (start) =>
+          runAttempt(ctx, {
+            turnId,
+            call: start.call,
+            attempt: start.attempt,
+            approved: start.approved,
+            maxOutputBytes,
+            idempotencyKey: start.idempotencyKey,
+            timeoutMs: start.timeoutMs,
+          }),
+      });
+      return { attempts };
     },
   };
+
+  /** One attempt of a tool call, as an ordinary activity, a quick one or a chain's runs it. */
+  async function runAttempt(ctx: Context, input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput> {
+    const local = ctx.info.isLocal;
+    const { turnId, call, attempt, approved, maxOutputBytes, idempotencyKey, timeoutMs } = input;
+    // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
+    // through heartbeats, and a lost worker is noticed by their absence.
+    const beat = local ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+    try {
+      const ran = await traceToolAttempt({
+        tracing: deps.tracing,
+        turnId,
+        call,
+        attempt,
+        run: () =>
+          runToolAttempt({
+            turnId,
+            call,
+            attempt,
+            approved,
+            maxOutputBytes,
+            ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+            ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+            registry: deps.registry,
+            hooks: deps.hooks,
+            observers: deps.observers,
+            health: deps.health,
+            timers,
+            signal: ctx.cancellationSignal,
+            heartbeat: local ? () => {} : (details) => ctx.heartbeat(details),
+          }),
+      });
+      // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed
+      // out, was paused or reset). That is not what the tool did; say the attempt was lost.
+      const details = ctx.cancellationDetails;
+      if (
+        !local &&
+        ran.result.status === 'interrupted' &&
+        ctx.cancellationSignal.aborted &&
+        !details?.cancelRequested
+      ) {
+        const why = details?.workerShutdown ? 'its worker shut down' : 'its activity was stopped';
+        throw ApplicationFailure.create({
+          message: `${call.toolName} was stopped before it finished (${why}); its outcome is unknown`,
+          type: attemptLostType,
+        });
+      }
+      return ran;
+    } finally {
+      clearInterval(beat);
+    }
+  }
 
   async function callModelAttempt({
     ctx,

@@ -6,7 +6,9 @@
  * `npx tsx bench/quick-tools.ts` → bench/results/quick-tools.json.
  *
  * Targets (issue "per-call latency"): ordinary ≤ 1.15 × the activity floor, quick ≤ 1.2 × the
- * local-activity floor.
+ * local-activity floor. The step tools are not concurrency-safe, so a turn's quick calls run in
+ * chains (several in one local activity); the same calls one by one (`chainQuickCalls: false`,
+ * one local activity each, as the floor) are reported beside them.
  */
 import { loadavg } from 'node:os';
 import { bundleWorkflowCode, Worker } from '@temporalio/worker';
@@ -25,7 +27,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 export const PLAIN_TARGET = 1.15;
 export const QUICK_TARGET = 1.2;
 const WARMUP = 2;
-type CycleTrial = 'floorN' | 'localFloorN' | 'plainN' | 'quickN';
+type CycleTrial = 'floorN' | 'localFloorN' | 'plainN' | 'quickOneN';
 const log = (message: string) => console.error(`[quick] ${message}`);
 
 let executions = 0;
@@ -72,7 +74,7 @@ async function main() {
   });
   let ids = 0;
   /** Each N-call run's mean cycle (CallStarts) by trial, in run order: one a round, warm-up first. */
-  const cycles: Record<CycleTrial, number[]> = { floorN: [], localFloorN: [], plainN: [], quickN: [] };
+  const cycles: Record<CycleTrial, number[]> = { floorN: [], localFloorN: [], plainN: [], quickOneN: [] };
   const cycleOf = (trial: CycleTrial | undefined, workflowId: string) => {
     const mean = calls.meanCycleMs(workflowId);
     if (trial && mean !== undefined) cycles[trial].push(mean);
@@ -96,23 +98,31 @@ async function main() {
       },
     };
   };
-  const ours = (name: 'step_quick' | 'step_plain', n: number, trial?: CycleTrial) => () => {
-    const before = executions;
-    let turnId = '';
-    return {
-      run: async () => {
-        ids += 1;
-        turnId = `${name}-${ids}`;
-        const turn = await client.start({ turnId, input: 'go', model: `${name}-${n}` });
-        const result = await turn.result();
-        check(result.status === 'completed', `${name}: turn completed (${result.status})`);
-      },
-      verify: () => {
-        check(executions - before === n, `${name}: ${n} calls ran`);
-        cycleOf(trial, turnId);
-      },
+  /** Our turn of `n` calls; `oneByOne`: quick calls each in a local activity of their own (no chains). */
+  const ours =
+    (name: 'step_quick' | 'step_plain', n: number, trial?: CycleTrial, oneByOne = false) =>
+    () => {
+      const before = executions;
+      let turnId = '';
+      return {
+        run: async () => {
+          ids += 1;
+          turnId = `${name}-${ids}`;
+          const turn = await client.start({
+            turnId,
+            input: 'go',
+            model: `${name}-${n}`,
+            ...(oneByOne ? { dispatch: { chainQuickCalls: false } } : {}),
+          });
+          const result = await turn.result();
+          check(result.status === 'completed', `${name}: turn completed (${result.status})`);
+        },
+        verify: () => {
+          check(executions - before === n, `${name}: ${n} calls ran`);
+          cycleOf(trial, turnId);
+        },
+      };
     };
-  };
   const rounds = await measureRounds({
     trials: {
       floor1: floor('floorWorkflow', 1),
@@ -122,7 +132,9 @@ async function main() {
       plain1: ours('step_plain', 1),
       plainN: ours('step_plain', CALLS, 'plainN'),
       quick1: ours('step_quick', 1),
-      quickN: ours('step_quick', CALLS, 'quickN'),
+      quickN: ours('step_quick', CALLS),
+      quickOne1: ours('step_quick', 1, undefined, true),
+      quickOneN: ours('step_quick', CALLS, 'quickOneN', true),
     },
     swapped: [
       ['floorN', 'plainN'],
@@ -144,6 +156,7 @@ async function main() {
     rounds.map((r) => (r[n].wallMs - r[one].wallMs) / (r[floorN].wallMs - r[floor1].wallMs));
   const plainRatios = ratios('plainN', 'plain1', 'floorN', 'floor1');
   const quickRatios = ratios('quickN', 'quick1', 'localFloorN', 'localFloor1');
+  const quickOneRatios = ratios('quickOneN', 'quickOne1', 'localFloorN', 'localFloor1');
   const plainOverPlainFloor = summarize(plainRatios).medianMs;
   const quickOverLocalFloor = summarize(quickRatios).medianMs;
   const interval = (values: readonly number[]) => {
@@ -157,7 +170,7 @@ async function main() {
     return kept(trial).map((mean, i) => mean / (floors[i] ?? Number.NaN));
   };
   const plainCycleRatios = cycleRatios('plainN', 'floorN');
-  const quickCycleRatios = cycleRatios('quickN', 'localFloorN');
+  const quickCycleRatios = cycleRatios('quickOneN', 'localFloorN');
   const cycleMs = (trial: CycleTrial) => round(summarize(kept(trial)).medianMs);
   await writeReport('quick-tools.json', {
     benchmark: 'quick-tools',
@@ -169,16 +182,24 @@ async function main() {
       localActivityFloor: round(perCall('localFloorN', 'localFloor1')),
       ordinaryTool: round(perCall('plainN', 'plain1')),
       quickTool: round(perCall('quickN', 'quick1')),
+      quickToolOneByOne: round(perCall('quickOneN', 'quickOne1')),
     },
     plainOverPlainFloor: round(plainOverPlainFloor),
+    /** Quick calls as a turn runs them: those that must run one after another run in chains. */
     quickOverLocalFloor: round(quickOverLocalFloor),
-    /** 90 % bootstrap intervals of the two medians over this run's rounds (see median-interval.ts). */
-    intervals: { plainOverPlainFloor: interval(plainRatios), quickOverLocalFloor: interval(quickRatios) },
+    /** The same calls each in a local activity of its own (`dispatch.chainQuickCalls: false`). */
+    quickOneByOneOverLocalFloor: round(summarize(quickOneRatios).medianMs),
+    /** 90 % bootstrap intervals of the medians over this run's rounds (see median-interval.ts). */
+    intervals: {
+      plainOverPlainFloor: interval(plainRatios),
+      quickOverLocalFloor: interval(quickRatios),
+      quickOneByOneOverLocalFloor: interval(quickOneRatios),
+    },
     meetsTargets: { plain: plainOverPlainFloor <= PLAIN_TARGET, quick: quickOverLocalFloor <= QUICK_TARGET },
     /**
      * The calls without the turn's start and end (CallStarts): the mean time from one tool call's
      * start to the next in each N-call run, median over rounds, and each round's ratio of ours to
-     * its floor. Not the target's measure — the marginal cost above also counts what grows at the
+     * its floor; for quick calls one by one (a chain's calls do not start activities). Not the target's measure — the marginal cost above also counts what grows at the
      * turn's end with its calls (the last request reads every output, the result packs every event).
      */
     cycle: {
@@ -186,13 +207,13 @@ async function main() {
         activityFloor: cycleMs('floorN'),
         localActivityFloor: cycleMs('localFloorN'),
         ordinaryTool: cycleMs('plainN'),
-        quickTool: cycleMs('quickN'),
+        quickToolOneByOne: cycleMs('quickOneN'),
       },
       plainOverPlainFloor: round(summarize(plainCycleRatios).medianMs),
-      quickOverLocalFloor: round(summarize(quickCycleRatios).medianMs),
+      quickOneByOneOverLocalFloor: round(summarize(quickCycleRatios).medianMs),
       intervals: {
         plainOverPlainFloor: interval(plainCycleRatios),
-        quickOverLocalFloor: interval(quickCycleRatios),
+        quickOneByOneOverLocalFloor: interval(quickCycleRatios),
       },
     },
   });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   type AttemptCall,
   type AttemptResult,
+  type ChainedAttempt,
   type ModelResponse,
   messageSchema,
   preparedCallSchema,
@@ -94,10 +95,39 @@ export interface RunToolOutput {
   durationMs: number;
 }
 
+/**
+ * Quick calls run back to back in one local activity (core's `runQuickChain`): the first as the
+ * workflow's engine started it, the rest as the engine restored from `snapshot` starts them. Like
+ * a quick call's input it never leaves the worker whose workflow made it, so it is not parsed
+ * again; the snapshot is (restoring a turn validates it).
+ */
+export interface RunQuickChainInput {
+  turnId: string;
+  /** `quickChainSnapshot` of the workflow's engine just after it started `first`. */
+  snapshot: unknown;
+  /** The engine's start of the chain's first call (its call is in the snapshot). */
+  first: {
+    toolCallId: string;
+    attempt: number;
+    approved: boolean;
+    idempotencyKey: string;
+    timeoutMs: number;
+  };
+  /** The workflow's time when it started `first`: the chain's engine decides at it. */
+  now: number;
+  maxOutputBytes: number;
+}
+
+export interface RunQuickChainOutput {
+  /** Every attempt the chain ran, in order; the first is `first`'s. */
+  attempts: ChainedAttempt[];
+}
+
 /** The activities a turn workflow calls; the worker makes them with `createActivities`. */
 export interface TurnActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
   runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput>;
+  runQuickChain(input: RunQuickChainInput): Promise<RunQuickChainOutput>;
 }
 
 /**

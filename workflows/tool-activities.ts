@@ -4,13 +4,28 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  log,
   proxyActivities,
   proxyLocalActivities,
   TimeoutFailure,
 } from '@temporalio/workflow';
-import { attemptLostType, payloadKeyMissingType, type TurnActivities } from '../contract/activities';
+import {
+  attemptLostType,
+  payloadKeyMissingType,
+  type RunToolOutput,
+  type TurnActivities,
+} from '../contract/activities';
 import type { TurnWorkflowInput } from '../contract/turn-workflow';
-import type { CallPolicy, HostEvent, ToolStart } from '../core';
+import {
+  type CallPolicy,
+  type HostEvent,
+  maxQuickTimeoutMs,
+  mayBeginQuickChain,
+  quickChainSnapshot,
+  quickChainWindowMs,
+  type ToolStart,
+  type TurnEngine,
+} from '../core';
 import { failureMessage } from './failure-message';
 import type { HostEventSink } from './host-event-queue';
 import { toolSummary } from './tool-summary';
@@ -25,12 +40,53 @@ export class ToolActivities {
   private readonly pending = new Map<string, Promise<void>>();
   /** Background calls run in scopes of their own, so one can be stopped while the turn goes on. */
   private readonly scopes = new Map<string, CancellationScope>();
+  /** Outcomes of attempts a quick chain ran, by `callId#attempt`, until the engine starts them. */
+  private readonly chained = new Map<string, RunToolOutput>();
+  private readonly chains = new Set<Promise<void>>();
 
   constructor(
     private readonly input: TurnWorkflowInput,
     private readonly revision: number,
     private readonly queue: HostEventSink,
+    /** The turn's engine, where runs chain quick calls (see core's `runQuickChain`). */
+    private readonly chainFrom?: TurnEngine,
   ) {}
+
+  /**
+   * Attempts a chain ran wait for the engine to start them: until it has, the turn must not
+   * continue as new (the new run would start them again) or take a cancel (it would call them
+   * never started).
+   */
+  get absorbing(): boolean {
+    return this.chained.size > 0;
+  }
+
+  /** Whether this start's outcome is one a chain already ran. */
+  ranInChain(start: ToolStart): boolean {
+    return this.chained.has(`${start.call.toolCallId}#${start.attempt}`);
+  }
+
+  /**
+   * The engine went another way than the chain's copy of it (it must not: the copies decide alike):
+   * the attempts it ran past that point are dropped, as a quick call's after a crash is.
+   */
+  dropChained(): void {
+    if (this.chained.size === 0) return;
+    log.warn('quick chain: the engine did not start calls the chain ran', {
+      calls: [...this.chained.keys()],
+    });
+    this.chained.clear();
+  }
+
+  /** Quick chains running now. */
+  get chainsRunning(): number {
+    return this.chains.size;
+  }
+
+  /** Resolves once every quick chain launched so far has ended and its first outcome is queued. */
+  async chainsSettled(): Promise<void> {
+    await Promise.all([...this.chains]);
+  }
 
   get running(): number {
     return this.pending.size;
@@ -38,7 +94,24 @@ export class ToolActivities {
 
   launch(start: ToolStart): void {
     const { call, attempt } = start;
+    const ran = this.chained.get(`${call.toolCallId}#${attempt}`);
+    if (ran) {
+      // A chain ran it already, as the engine has now started it: its outcome, at once.
+      this.chained.delete(`${call.toolCallId}#${attempt}`);
+      const { result, durationMs } = ran;
+      this.queue.push({ kind: 'attempt-finished', toolCallId: call.toolCallId, attempt, result, durationMs });
+      return;
+    }
     const { timing } = this.input;
+    const chainTimeoutMs = quickChainWindowMs + maxQuickTimeoutMs + timing.heartbeatTimeoutMs;
+    if (
+      this.chainFrom &&
+      call.policy.quick &&
+      mayBeginQuickChain({ view: this.chainFrom.view, start, now: Date.now(), chainTimeoutMs })
+    ) {
+      this.launchChain(start, this.chainFrom, chainTimeoutMs);
+      return;
+    }
     // The Web UI shows this instead of a bare `runTool` (user metadata: replay does not match on it).
     const summary = toolSummary({ call, attempt });
     const activities = call.policy.quick
@@ -91,6 +164,66 @@ export class ToolActivities {
       (error: unknown) => ended(this.failedAttempt(error, call.policy, toolCallId, attempt)),
     );
     this.pending.set(key, done);
+  }
+
+  /**
+   * Runs this quick call and those the engine starts after it in one local activity (core's
+   * `runQuickChain`); the first outcome is queued now, the rest kept until the engine starts them.
+   */
+  private launchChain(start: ToolStart, engine: TurnEngine, chainTimeoutMs: number): void {
+    const { call, attempt } = start;
+    const { toolCallId } = call;
+    const key = `${toolCallId}#${attempt}`;
+    const activities = proxyLocalActivities<TurnActivities>({
+      summary: `${toolSummary({ call, attempt })}, then the quick calls after it`,
+      startToCloseTimeout: chainTimeoutMs,
+      cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+      retry: { maximumAttempts: 1 },
+    });
+    const ended = (event: HostEvent) => {
+      this.pending.delete(key);
+      this.chains.delete(done);
+      this.queue.pushAttemptEnded(event);
+    };
+    const done: Promise<void> = activities
+      .runQuickChain({
+        turnId: this.input.turnId,
+        snapshot: quickChainSnapshot(engine),
+        first: {
+          toolCallId,
+          attempt,
+          approved: start.approved,
+          idempotencyKey: start.idempotencyKey,
+          timeoutMs: start.timeoutMs,
+        },
+        now: Date.now(),
+        maxOutputBytes: this.input.maxOutputBytes,
+      })
+      .then(
+        ({ attempts }) => {
+          const [head, ...rest] = attempts;
+          if (head?.toolCallId !== toolCallId || head.attempt !== attempt) {
+            ended({
+              kind: 'attempt-failed',
+              toolCallId,
+              attempt,
+              message: 'the quick chain did not run its first call',
+            });
+            return;
+          }
+          for (const later of rest) this.chained.set(`${later.toolCallId}#${later.attempt}`, later);
+          ended({
+            kind: 'attempt-finished',
+            toolCallId,
+            attempt,
+            result: head.result,
+            durationMs: head.durationMs,
+          });
+        },
+        (error: unknown) => ended(this.failedAttempt(error, call.policy, toolCallId, attempt)),
+      );
+    this.pending.set(key, done);
+    this.chains.add(done);
   }
 
   /**

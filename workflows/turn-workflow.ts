@@ -60,7 +60,12 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     ...(input.conversationId ? [{ key: conversationIdKey, value: input.conversationId }] : []),
     ...listed.opening({ model: input.model }),
   ]);
-  const tools = new ToolActivities(input, engine.view.revision, queue);
+  const tools = new ToolActivities(
+    input,
+    engine.view.revision,
+    queue,
+    revision.quickChains ? engine : undefined,
+  );
   const model = new ModelActivity(input, engine.view.revision, queue, digests);
   const turnDetails = new TurnDetails(engine, input.model);
   /** The Web UI's current details: what the turn is doing, rendered when read (CurrentDetails). */
@@ -98,11 +103,16 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   /** The loop's step up to the engine's next operation: what happened fed, then the engine asked. */
   const nextOperation = (): TurnOperation | typeof continuing => {
     feed({ launch: true });
-    if (!engine.finished && continueAsNewDue(input, tools.runningInBackground)) return continuing;
+    if (!engine.finished && !tools.absorbing && continueAsNewDue(input, tools.runningInBackground))
+      return continuing;
     const step = engine.next(Date.now());
     turn.record(step.entries);
+    if (tools.absorbing && !startsChained(step.op)) tools.dropChained();
     return step.op;
   };
+  /** Whether the engine starts one of the calls a quick chain ran (it starts them in the chain's order). */
+  const startsChained = (op: TurnOperation) =>
+    op.kind === 'run-tools' && op.starts.some((start) => tools.ranInChain(start));
   /** What a wait begins with, with a deadline or without. */
   const beginWait = (op: WaitOperation) => {
     if (op.stop) tools.stop(op.stop);
@@ -201,6 +211,21 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     if (!isCancellation(error)) throw error;
     await CancellationScope.nonCancellable(async () => {
       show('cancelling: recording what the running calls report');
+      // A quick chain's calls ran before the cancel: the engine starts and records them first, or
+      // it would call them never started.
+      if (tools.chainsRunning > 0) await tools.chainsSettled();
+      while (tools.absorbing) {
+        const op = nextOperation();
+        if (op === continuing || op.kind !== 'run-tools') break;
+        for (const start of op.starts) {
+          if (tools.ranInChain(start)) tools.launch(start);
+          else {
+            const { toolCallId } = start.call;
+            const detail = 'the turn was cancelled before it started';
+            queue.push({ kind: 'attempt-not-started', toolCallId, attempt: start.attempt, detail });
+          }
+        }
+      }
       // Calls handed over before the cancel take their place in the transcript; none starts now.
       queue.push({ kind: 'cancel', reason: 'the turn was cancelled' });
       feed({ launch: false });

@@ -8,11 +8,13 @@ import { engineRevision } from '../core';
  * carried on) asks for the older ones, where and in the order older code did, so its history
  * replays; a later change adds its own marker and makes that the one new runs record.
  */
-const currentPatch = 'durable-turns-workflow-5';
-/** The marker before it: runs begun under it are not parked, every attempt's outcome wakes the loop. */
+const currentPatch = 'durable-turns-workflow-6';
+/** The marker before it: runs begun under it run every quick call in a local activity of its own. */
+const unchainedPatch = 'durable-turns-workflow-5';
+/** The marker before that: runs begun under it are not parked, every attempt's outcome wakes the loop. */
 const oneUpsertPatch = 'durable-turns-workflow-4';
 /**
- * The marker before that (one per run, the loop waiting on its queue): runs begun under it write the
+ * The marker before those (one per run, the loop waiting on its queue): runs begun under it write the
  * list's counts and the final status in two upserts.
  */
 const queueWaitPatch = 'durable-turns-workflow-3';
@@ -37,6 +39,8 @@ export interface WorkflowRevision {
   oneFinalUpsert: boolean;
   /** Attempts that end while the loop waits for the queue carry the loop on themselves (`HostEventQueue.park`). */
   resumeFromAttempts: boolean;
+  /** Quick calls that run one after another run in one local activity (core's `runQuickChain`). */
+  quickChains: boolean;
 }
 
 /**
@@ -51,10 +55,13 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     wakeOnQueue: true,
     oneFinalUpsert: true,
     resumeFromAttempts: true,
+    quickChains: true,
   };
   if (patched(currentPatch)) return current;
-  if (patched(oneUpsertPatch)) return { ...current, resumeFromAttempts: false };
-  if (patched(queueWaitPatch)) return { ...current, oneFinalUpsert: false, resumeFromAttempts: false };
+  const unchained = { ...current, quickChains: false };
+  if (patched(unchainedPatch)) return unchained;
+  if (patched(oneUpsertPatch)) return { ...unchained, resumeFromAttempts: false };
+  if (patched(queueWaitPatch)) return { ...unchained, oneFinalUpsert: false, resumeFromAttempts: false };
   const revision = fresh ? (patched(revisionPatch) ? engineRevision : 1) : undefined;
   let boundariesOnly: boolean | undefined;
   return {
@@ -67,5 +74,6 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     wakeOnQueue: false,
     oneFinalUpsert: false,
     resumeFromAttempts: false,
+    quickChains: false,
   };
 }

@@ -191,6 +191,32 @@ const scenarios: Record<string, Scenario> = {
       );
     });
   },
+  /**
+   * Quick lookups that run one after another, in chains (several attempts in one local activity),
+   * with an ordinary call between them that fails first and is retried: it ends the first chain.
+   */
+  'quick-chain': async ({ env, taskQueue, turnId }) => {
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          ...['one', 'two', 'three'].map((key, i) => ({
+            id: `q${i}`,
+            name: 'lookup_in_order',
+            args: { key },
+          })),
+          { id: 'f', name: 'flaky', args: {} },
+          { id: 'q3', name: 'lookup_in_order', args: { key: 'four' } },
+          { id: 'q4', name: 'lookup_in_order', args: { key: 'five' } },
+        ],
+      },
+      { text: 'looked up' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const turn = await client(env, taskQueue).start({ turnId, input: 'go', model: 'scripted' });
+      const result = await turn.result();
+      expect(result.status, 'completed');
+    });
+  },
   /** Eight responses of three reads with continue-as-new every ~40 events: one file per run. */
   'continue-as-new': async ({ env, taskQueue, turnId }) => {
     const steps = 8;

@@ -83,4 +83,15 @@ export const lookup = defineTool({
   execute: ({ key }) => `value of ${key}`,
 });
 
-export const replayTools: AnyTool[] = [read, write, flaky, deploy, build, lookup];
+/** A quick lookup that is not concurrency-safe: calls of it run one after another, in a chain on Temporal. */
+export const lookupInOrder = defineTool({
+  name: 'lookup_in_order',
+  description: 'A quick lookup that runs after the calls before it',
+  input: z.object({ key: z.string() }),
+  retrySafe: true,
+  quick: true,
+  timeoutMs: 5_000,
+  execute: ({ key }) => `value of ${key}`,
+});
+
+export const replayTools: AnyTool[] = [read, write, flaky, deploy, build, lookup, lookupInOrder];

@@ -1,4 +1,12 @@
-import { defineTool, scriptedModel, type TurnObserver, type TurnResult } from 'durable-turns';
+import {
+  defineTool,
+  InProcessExecutor,
+  scriptedModel,
+  type TurnObserver,
+  type TurnResult,
+  transcriptProblems,
+} from 'durable-turns';
+import type { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
 import { sleep, uniqueTurnId } from '../conformance/support';
@@ -64,7 +72,18 @@ const hangs = defineTool({
   execute: () => sleep(5_000).then(() => 'too late'),
 });
 
-const tools = [lookup(true), lookup(false), flaky, waits, hangs];
+/** Not concurrency-safe: each call of it is a wave of its own, run after the one before it. */
+const step = defineTool({
+  name: 'step_quick',
+  description: 'Counts',
+  input: z.object({ n: z.number() }),
+  retrySafe: true,
+  quick: true,
+  timeoutMs: 5_000,
+  execute: ({ n }) => `step ${n}`,
+});
+
+const tools = [lookup(true), lookup(false), flaky, waits, hangs, step];
 const attempts: string[] = [];
 const observer: TurnObserver = {
   onToolPost: ({ toolCallId, attempt, result }) => attempts.push(`${toolCallId}#${attempt}:${result.status}`),
@@ -89,7 +108,37 @@ const model = scriptedModel(
   'quick-script',
 );
 
-async function withWorker<T>(run: (client: ReturnType<TemporalKit['client']>) => Promise<T>): Promise<T> {
+const steps = (ids: string[]) => ids.map((id, n) => ({ id, name: 'step_quick', args: { n } }));
+/** Quick calls one after another, the failing one among them retried by the engine after a backoff. */
+const sequence = () =>
+  scriptedModel(
+    [
+      {
+        toolCalls: [
+          ...steps(['s0', 's1', 's2']),
+          { id: 'f', name: 'flaky_quick', args: {} },
+          ...steps(['s4', 's5']),
+        ],
+      },
+      { text: 'done' },
+    ],
+    'sequence',
+  );
+const cancelledInChain = () =>
+  scriptedModel(
+    [
+      {
+        toolCalls: [
+          ...steps(['s0', 's1']),
+          { id: 'w', name: 'waits_quick', args: {} },
+          ...steps(['s3', 's4']),
+        ],
+      },
+    ],
+    'cancelled-in-chain',
+  );
+
+async function withWorker<T>(run: (client: TurnClient) => Promise<T>): Promise<T> {
   const taskQueue = kit.taskQueue('quick');
   const worker = await createTurnWorker({
     connection: kit.native,
@@ -99,6 +148,8 @@ async function withWorker<T>(run: (client: ReturnType<TemporalKit['client']>) =>
     models: [
       model,
       scriptedModel([{ toolCalls: [{ id: 'w', name: 'waits_quick', args: {} }] }, { text: 'x' }], 'waits'),
+      sequence(),
+      cancelledInChain(),
     ],
     observers: [observer],
   });
@@ -171,5 +222,94 @@ test('cancelling a turn aborts a quick call that is running (once the worker ren
     expect(result.status).toBe('cancelled');
     expect(result.outputs).toMatchObject([{ toolCallId: 'w', status: 'interrupted' }]);
     expect(aborted).toEqual(['w']);
+  });
+}, 60_000);
+
+/** How many local activities the turn ran (one marker each). */
+async function localActivities(client: TurnClient, turnId: string): Promise<number> {
+  const history = await client.client.workflow.getHandle(turnId).fetchHistory();
+  return (history.events ?? []).filter(
+    (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+  ).length;
+}
+
+test('quick calls that must run one after another run back to back in fewer local activities than calls, with the transcript of one local activity per call and of the in-process executor', async () => {
+  await withWorker(async (client) => {
+    attempts.length = 0;
+    const chainedTurn = await client.start({
+      turnId: uniqueTurnId('chained'),
+      input: 'go',
+      model: 'sequence',
+    });
+    const chained = await chainedTurn.result();
+    const chainedAttempts = [...attempts];
+    const oneByOneTurn = await client.start({
+      turnId: uniqueTurnId('one-by-one'),
+      input: 'go',
+      model: 'sequence',
+      dispatch: { chainQuickCalls: false },
+    });
+    const oneByOne = await oneByOneTurn.result();
+
+    expect(chained.status).toBe('completed');
+    expect(chained.outputs.map((o) => [o.toolCallId, o.status, o.attempts])).toEqual([
+      ['s0', 'ok', 1],
+      ['s1', 'ok', 1],
+      ['s2', 'ok', 1],
+      // Its first attempt failed with a retry due later: the chain stopped there, the engine waited.
+      ['f', 'ok', 2],
+      ['s4', 'ok', 1],
+      ['s5', 'ok', 1],
+    ]);
+    // Every attempt ran once, in order, with its observers.
+    expect(chainedAttempts).toEqual([
+      's0#1:ok',
+      's1#1:ok',
+      's2#1:ok',
+      'f#1:error',
+      'f#2:ok',
+      's4#1:ok',
+      's5#1:ok',
+    ]);
+    expect(JSON.stringify(chained.events.slice(1))).toEqual(JSON.stringify(oneByOne.events.slice(1)));
+    // One local activity per attempt without chains; with them fewer (a chain stops at the retry's
+    // wait, and after its window of a second: how many exactly depends on the machine's speed).
+    expect(await localActivities(client, oneByOneTurn.turnId)).toBe(7);
+    expect(await localActivities(client, chainedTurn.turnId)).toBeLessThan(7);
+
+    const inProcess = await new InProcessExecutor({ tools, model: sequence() }).runTurn({
+      turnId: 'in-process',
+      input: 'go',
+    });
+    const outputs = (result: TurnResult) => result.outputs.map((o) => [o.toolCallId, o.status, o.content]);
+    expect(outputs(inProcess)).toEqual(outputs(chained));
+  });
+}, 120_000);
+
+test('cancelling a turn in the middle of a chain records the calls that finished as finished, the running one as interrupted, and the rest as never started', async () => {
+  await withWorker(async (client) => {
+    attempts.length = 0;
+    started.length = 0;
+    aborted.length = 0;
+    const turn = await client.start({
+      turnId: uniqueTurnId('chain-cancel'),
+      input: 'go',
+      model: 'cancelled-in-chain',
+    });
+    // Not by query: a running quick call holds the workflow task, so a query would wait for it.
+    while (started.length === 0) await sleep(20);
+    await turn.cancel();
+    const result = await turn.result();
+    expect(result.status).toBe('cancelled');
+    expect(result.outputs.map((o) => [o.toolCallId, o.status, o.attempts])).toEqual([
+      ['s0', 'ok', 1],
+      ['s1', 'ok', 1],
+      ['w', 'interrupted', 1],
+      ['s3', 'interrupted', 0],
+      ['s4', 'interrupted', 0],
+    ]);
+    expect(aborted).toEqual(['w']);
+    expect(attempts).toEqual(['s0#1:ok', 's1#1:ok', 'w#1:interrupted']);
+    expect(transcriptProblems(result.transcript)).toEqual([]);
   });
 }, 60_000);
