@@ -8,6 +8,7 @@ import { CliProcess } from '../test/cli/support/cli-process';
 import { uniqueTurnId } from '../test/conformance/support';
 import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
 import { launchChromium } from '../test/dashboard/launch-chromium';
+import { pollFor } from '../test/temporal/support/poll';
 
 /**
  * The dashboard's pages in headless Chromium, against the suite's Temporal server, a real worker
@@ -322,6 +323,16 @@ describe('the turns page', () => {
     const prefix = uniqueTurnId('paged');
     const paged = await Promise.all(
       [1, 2, 3, 4].map((i) => start('approval', `paged-${i}`, { conversationId: `${prefix}-${i}` })),
+    );
+    // Visibility indexes the starts in its own time, slower on a busy machine: wait for it, so the
+    // page's steps below wait for the page alone, not for the server's lag too.
+    await pollFor(
+      'Visibility lists the four turns',
+      async () => {
+        const { turns } = await dashboard.client.listPage({ search: prefix, pageSize: 10 });
+        return turns.length === paged.length ? turns : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 200 },
     );
     await page.goto(`${dashboard.url}/#/turns?limit=2`);
     await page.getByLabel(/Search/).fill(prefix);
