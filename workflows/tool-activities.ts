@@ -63,7 +63,7 @@ export class ToolActivities {
 
   /** Whether this start's outcome is one a chain already ran. */
   ranInChain(start: ToolStart): boolean {
-    return this.chained.has(`${start.call.toolCallId}#${start.attempt}`);
+    return this.chained.has(attemptKey(start.call.toolCallId, start.attempt));
   }
 
   /**
@@ -94,10 +94,11 @@ export class ToolActivities {
 
   launch(start: ToolStart): void {
     const { call, attempt } = start;
-    const ran = this.chained.get(`${call.toolCallId}#${attempt}`);
+    const key = attemptKey(call.toolCallId, attempt);
+    const ran = this.chained.get(key);
     if (ran) {
       // A chain ran it already, as the engine has now started it: its outcome, at once.
-      this.chained.delete(`${call.toolCallId}#${attempt}`);
+      this.chained.delete(key);
       const { result, durationMs } = ran;
       this.queue.push({ kind: 'attempt-finished', toolCallId: call.toolCallId, attempt, result, durationMs });
       return;
@@ -131,7 +132,6 @@ export class ToolActivities {
           cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
           retry: this.revision >= 2 ? { maximumAttempts: 1 } : revisionOneRetry(call.policy),
         });
-    const key = `${call.toolCallId}#${attempt}`;
     const { toolCallId } = call;
     const run = () =>
       activities.runTool({
@@ -173,7 +173,7 @@ export class ToolActivities {
   private launchChain(start: ToolStart, engine: TurnEngine, chainTimeoutMs: number): void {
     const { call, attempt } = start;
     const { toolCallId } = call;
-    const key = `${toolCallId}#${attempt}`;
+    const key = attemptKey(toolCallId, attempt);
     const activities = proxyLocalActivities<TurnActivities>({
       summary: `${toolSummary({ call, attempt })}, then the quick calls after it`,
       startToCloseTimeout: chainTimeoutMs,
@@ -211,7 +211,7 @@ export class ToolActivities {
             });
             return;
           }
-          for (const later of rest) this.chained.set(`${later.toolCallId}#${later.attempt}`, later);
+          for (const later of rest) this.chained.set(attemptKey(later.toolCallId, later.attempt), later);
           ended({
             kind: 'attempt-finished',
             toolCallId,
@@ -258,6 +258,11 @@ export class ToolActivities {
       return { kind: 'attempt-lost', toolCallId, attempt, detail: failureMessage(error) };
     return { kind: 'attempt-failed', toolCallId, attempt, message: failureMessage(error) };
   }
+}
+
+/** An attempt's key among those running or run: `callId#attempt`. */
+function attemptKey(toolCallId: string, attempt: number): string {
+  return `${toolCallId}#${attempt}`;
 }
 
 function revisionOneRetry(policy: CallPolicy) {

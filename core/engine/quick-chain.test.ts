@@ -33,12 +33,23 @@ const quickTool = (
     execute: ({ n }) => n,
   });
 
-// None is concurrency-safe: every call is a wave of its own, after the one before it.
+// All but `side` are not concurrency-safe: each call is a wave of its own, after the one before it.
 const registry = new ToolRegistry([
   quickTool('step'),
   quickTool('gated', { requiresApproval: true }),
   quickTool('flaky', { retry: { maxAttempts: 3, initialDelayMs: 100 } }),
   quickTool('eager', { retry: { maxAttempts: 3, initialDelayMs: 0 } }),
+  // Concurrency-safe: calls of it start side by side.
+  defineTool({
+    name: 'side',
+    description: 'side',
+    input: z.object({ n: z.number() }),
+    retrySafe: true,
+    quick: true,
+    timeoutMs: 1_000,
+    concurrencySafe: true,
+    execute: ({ n }) => n,
+  }),
   defineTool({
     name: 'plain',
     description: 'plain',
@@ -312,37 +323,10 @@ describe('whether a quick chain may begin', () => {
   });
 
   test('not when another call runs beside it', () => {
-    const parallel = new ToolRegistry([
-      defineTool({
-        name: 'q',
-        description: 'q',
-        input: z.object({}),
-        retrySafe: true,
-        quick: true,
-        timeoutMs: 1_000,
-        concurrencySafe: true,
-        execute: () => 'q',
-      }),
-    ]);
-    const { engine } = TurnEngine.start({ turnId: 't', input: 'go', now: T0 });
-    engine.next(T0);
-    const collector = new ResponseCollector();
-    for (const id of ['a', 'b', 'c'])
-      collector.add({ type: 'tool-call', toolCallId: id, toolName: 'q', input: '{}' });
-    collector.add({ type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 1, outputTokens: 1 } });
-    engine.onModelResponded(
-      buildModelResponse({
-        collected: collector.result(),
-        registry: parallel,
-        responseIndex: 0,
-        priorCallIds: engine.view.callIds,
-      }),
-    );
-    const { op } = engine.next(T0);
-    if (op.kind !== 'run-tools') throw new Error('expected starts');
-    expect(op.starts).toHaveLength(3);
+    const { engine, starts } = turnWith(['side:1', 'side:2', 'side:3']);
+    expect(starts).toHaveLength(3);
     expect(
-      mayBeginQuickChain({ view: engine.view, start: op.starts[0] as ToolStart, now: T0, chainTimeoutMs: 1 }),
+      mayBeginQuickChain({ view: engine.view, start: starts[0] as ToolStart, now: T0, chainTimeoutMs: 1 }),
     ).toBe(false);
   });
 });
