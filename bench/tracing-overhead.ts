@@ -9,6 +9,7 @@ import { createTurnTracing } from 'durable-turns/tracing';
 import { check, round, sampleMs, summarize } from './measure';
 import { measureRounds, type RunTimes } from './measure-rounds';
 import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
+import { measureSpanFloor } from './span-floor';
 
 export const TRACED_CALLS = 1_000;
 /** Tracing may add at most this much to the per-call dispatch cost. */
@@ -129,6 +130,8 @@ export async function measureTracingOverhead({
     perCall(wall('offCalls').minMs, wall('offEmpty').minMs);
   const cpuOffUs = perCall(cpu('offCalls').medianMs, cpu('offEmpty').medianMs);
   const cpuExtraUs = perCall(cpu('onCalls').medianMs, cpu('onEmpty').medianMs) - cpuOffUs;
+  const floor = measureSpanFloor({ rounds: Math.max(20, runs) });
+  const targetUs = (offUs * TARGET_OVERHEAD_PERCENT) / 100;
   await tracing.shutdown();
   await sampledOut.shutdown();
   await appSampledOut.shutdown();
@@ -158,6 +161,14 @@ export async function measureTracingOverhead({
     spansExported: exporter.spans,
     targetOverheadPercent: TARGET_OVERHEAD_PERCENT,
     meetsTarget: overheadPercent <= TARGET_OVERHEAD_PERCENT,
+    /** The target in µs: what 5 % of this run's untraced call allows tracing to add. */
+    targetExtraUsPerCall: round(targetUs),
+    /**
+     * One span's start and end alone, in a tight loop without a processor (span-floor.ts): no
+     * traced call can add less. Its best run above the target means a span per attempt cannot meet it.
+     */
+    spanFloor: floor,
+    targetBelowSpanFloor: targetUs < floor.usPerSpan.best,
   };
 }
 
