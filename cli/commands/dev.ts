@@ -14,6 +14,7 @@ import { exitCodes } from '../exit-codes';
 import { holdPort } from '../hold-port';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
+import { workerMetricsFromEnv, workerMetricsUrls } from '../worker-metrics';
 
 const devFlagsSchema = z.object({
   agent: z.string().min(1).optional(),
@@ -28,7 +29,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
   program
     .command('dev')
     .description(
-      'the embedded Temporal dev server (Web UI on) and a worker for an agent module, until Ctrl-C',
+      "the embedded Temporal dev server (Web UI on) and a worker for an agent module, until Ctrl-C; the worker's metrics as for `worker` (DURABLE_TURNS_METRICS_PORT, DURABLE_TURNS_SDK_METRICS_PORT)",
     )
     .option('--agent <module>', 'the agent module: exports `tools` and `models` (default: the demo agent)')
     .option('--port <port>', 'gRPC port of the dev server (default 7233, where the other commands look)')
@@ -52,6 +53,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
         ...(setup.flags.taskQueue && { DURABLE_TURNS_TASK_QUEUE: setup.flags.taskQueue }),
       };
       checkEncryptionKeys();
+      const metrics = workerMetricsFromEnv();
       // Held while the server starts, so none of the ports it picks at random is the dashboard's.
       const dashboardPortHold = await holdPort({ port: flags.dashboardPort });
       const temporal = await ensureTemporal({
@@ -75,7 +77,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
         await temporal.stop();
       };
       try {
-        const { worker, connection } = await startAgentWorker({
+        const { worker, connection, metricsServer } = await startAgentWorker({
           connectionOptions: {
             address: temporal.address,
             ...(temporal.connectionOptions.tls != null && { tls: temporal.connectionOptions.tls }),
@@ -91,7 +93,9 @@ export function registerDevCommand({ program }: { program: Command }): void {
           namespace: temporal.namespace,
           taskQueue: temporal.taskQueue,
           agent,
+          metrics,
         });
+        const { metricsUrl, sdkMetricsUrl } = workerMetricsUrls({ metrics, metricsServer });
         await dashboardPortHold?.release();
         const dashboard = await startDevDashboard({
           connectionOptions: temporal.connectionOptions,
@@ -112,6 +116,8 @@ export function registerDevCommand({ program }: { program: Command }): void {
           agent: agent.source,
           models,
           tools: agent.tools.map((t) => t.name),
+          ...(metricsUrl && { metricsUrl }),
+          ...(sdkMetricsUrl && { sdkMetricsUrl }),
         };
         if (output.json) output.jsonLine({ dev: 'ready', ...ready });
         else {
@@ -125,6 +131,8 @@ export function registerDevCommand({ program }: { program: Command }): void {
           output.result(
             `       worker   task queue ${temporal.taskQueue}; models: ${models.join(', ')}; tools: ${ready.tools.join(', ')}`,
           );
+          if (metricsUrl) output.result(`       metrics  ${c.bold(metricsUrl)}`);
+          if (sdkMetricsUrl) output.result(`       SDK metrics ${c.bold(sdkMetricsUrl)}`);
           output.result(
             `try:   durable-turns${addressFlag} run --model ${models[0] ?? 'NAME'} "Summarise my week"`,
           );
@@ -134,8 +142,9 @@ export function registerDevCommand({ program }: { program: Command }): void {
         try {
           await worker.run();
         } finally {
-          // Its listening socket would keep the process alive after a worker failure too.
+          // Their listening sockets would keep the process alive after a worker failure too.
           await dashboard?.close();
+          await metricsServer?.close();
         }
         await connection.close();
       } finally {

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { toConnectionOptions } from '../../devserver';
-import { metricsConfigFromEnv } from '../../metrics/metrics-config-from-env';
 import { CliError } from '../cli-error';
 import { commandSetup } from '../command-setup';
 import { exitCodes } from '../exit-codes';
 import { loadAgent, modelNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
+import { workerMetricsFromEnv, workerMetricsUrls } from '../worker-metrics';
 
 const workerFlagsSchema = z.object({
   agent: z.string().min(1).optional(),
@@ -38,13 +38,7 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
       });
       const workflowBundlePath =
         flags.workflowBundle ?? (process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim() || undefined);
-      const metrics = (() => {
-        try {
-          return metricsConfigFromEnv({ env: process.env });
-        } catch (error) {
-          throw new CliError(error instanceof Error ? error.message : String(error), { cause: error });
-        }
-      })();
+      const metrics = workerMetricsFromEnv();
       const { worker, connection, bundle, metricsServer } = await startAgentWorker({
         connectionOptions,
         origin: settings.origin,
@@ -54,9 +48,7 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
         ...(workflowBundlePath !== undefined && { workflowBundlePath }),
         metrics,
       });
-      const sdkMetricsUrl = metrics.sdkMetrics
-        ? `http://${metrics.sdkMetrics.host}:${metrics.sdkMetrics.port}/metrics`
-        : undefined;
+      const { metricsUrl, sdkMetricsUrl } = workerMetricsUrls({ metrics, metricsServer });
       const ready = {
         address: settings.config.address,
         namespace: settings.config.namespace,
@@ -65,7 +57,7 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
         models: modelNames({ agent }),
         tools: agent.tools.map((t) => t.name),
         bundle,
-        ...(metricsServer && { metricsUrl: metricsServer.url }),
+        ...(metricsUrl && { metricsUrl }),
         ...(sdkMetricsUrl && { sdkMetricsUrl }),
       };
       if (output.json) output.jsonLine({ worker: 'ready', ...ready });
@@ -74,12 +66,16 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
           `durable-turns worker polling ${ready.taskQueue} on ${ready.address} (namespace ${ready.namespace}; ${bundle}); models: ${ready.models.join(', ')}; tools: ${ready.tools.join(', ')}`,
         );
       if (!output.json) {
-        if (metricsServer) output.progress(`durable-turns metrics at ${metricsServer.url}`);
+        if (metricsUrl) output.progress(`durable-turns metrics at ${metricsUrl}`);
         if (sdkMetricsUrl) output.progress(`Temporal SDK metrics at ${sdkMetricsUrl}`);
       }
       // The Temporal runtime shuts the worker down on SIGINT / SIGTERM; run() then resolves.
-      await worker.run();
-      await metricsServer?.close();
+      try {
+        await worker.run();
+      } finally {
+        // Its listening socket would keep the process alive after a worker failure too.
+        await metricsServer?.close();
+      }
       await connection.close();
       process.exitCode = exitCodes.ok;
     });

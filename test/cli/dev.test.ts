@@ -119,6 +119,40 @@ test('dev without --json prints where the server, the Web UI, the dashboard and 
   }
 }, 120_000);
 
+test('with DURABLE_TURNS_METRICS_PORT, dev’s worker serves its Prometheus metrics there, as `worker` does, and says where', async () => {
+  const { port, args } = await devOnFreePorts({ extra: ['--agent', agent] });
+  const metricsPort = await freePort();
+  const dev = new CliProcess({
+    args,
+    env: { ...noServer, DURABLE_TURNS_METRICS_PORT: String(metricsPort) },
+  });
+  try {
+    const [line = ''] = await dev.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+    expect(JSON.parse(line)).toMatchObject({ metricsUrl });
+    const run = await cli({
+      args: ['--address', `127.0.0.1:${port}`, 'run', '--json', '--model', 'quick', 'echo twice'],
+      env: noServer,
+    });
+    expect(run.code).toBe(0);
+    const scraped = await (await fetch(metricsUrl)).text();
+    expect(scraped).toContain('durable_turns_tool_attempts_total{tool="echo",outcome="ok"} 2');
+    dev.kill('SIGINT');
+    expect((await dev.done).code).toBe(0);
+    await expect(fetch(metricsUrl)).rejects.toThrow();
+  } finally {
+    await dev.stop();
+  }
+}, 120_000);
+
+test('dev refuses a malformed metrics port before it starts anything', async () => {
+  const { args } = await devOnFreePorts();
+  const dev = await cli({ args, env: { ...noServer, DURABLE_TURNS_METRICS_PORT: 'ninety' } });
+  expect(dev.code).toBe(1);
+  expect(dev.stderr).toContain('invalid metrics settings');
+  expect(dev.stderr).toContain('DURABLE_TURNS_METRICS_PORT');
+});
+
 test('with DURABLE_TURNS_ENCRYPTION_KEYS, dev points the Web UI at the dashboard’s codec routes, which decode what the worker encrypted', async () => {
   const { uiPort, dashboardPort, args } = await devOnFreePorts();
   const keys = `k0:${randomBytes(32).toString('base64')}`;
