@@ -23,6 +23,7 @@ export async function startDashboard({
   watchSource,
   lingerMs,
   healthIntervalMs,
+  portFlag = '--port',
 }: {
   client: TurnClient;
   upstream: UpstreamContext;
@@ -30,6 +31,8 @@ export async function startDashboard({
   watchSource?: TurnWatchSource;
   lingerMs?: number;
   healthIntervalMs?: number;
+  /** The command-line flag that sets the port, named when it is taken. */
+  portFlag?: string;
 }): Promise<RunningDashboard> {
   const config = dashboardConfig({ options });
   const https = config.tls
@@ -55,7 +58,7 @@ export async function startDashboard({
     const code = (error as { code?: string }).code;
     throw new Error(
       code === 'EADDRINUSE'
-        ? `port ${config.port} on ${config.host} is in use; pick another with --port`
+        ? `port ${config.port} on ${config.host} is in use; pick another with ${portFlag}`
         : `cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`,
     );
   });

@@ -187,6 +187,7 @@ async function startDevDashboard({
       client: new TurnClient({ connection, namespace, taskQueue }),
       upstream: { address, namespace },
       options: { port, token, ...(webUiUrl && { webUiUrl }) },
+      portFlag: '--dashboard-port',
     });
     return {
       url: dashboard.url,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defaultPayloadConverter } from '@temporalio/common';
@@ -142,6 +143,25 @@ test('with DURABLE_TURNS_METRICS_PORT, dev’s worker serves its Prometheus metr
     await expect(fetch(metricsUrl)).rejects.toThrow();
   } finally {
     await dev.stop();
+  }
+}, 120_000);
+
+test('dev with its dashboard port taken runs without the dashboard and names the flag that picks another', async () => {
+  const { dashboardPort, args } = await devOnFreePorts({ extra: ['--headless'] });
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(dashboardPort, '127.0.0.1', resolve));
+  const dev = new CliProcess({ args, env: noServer });
+  try {
+    const [line = ''] = await dev.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
+    expect(JSON.parse(line)).not.toHaveProperty('dashboard');
+    expect(dev.stderr).toContain(
+      `no dashboard: port ${dashboardPort} on 127.0.0.1 is in use; pick another with --dashboard-port`,
+    );
+    dev.kill('SIGINT');
+    expect((await dev.done).code).toBe(0);
+  } finally {
+    await dev.stop();
+    await new Promise((resolve) => taken.close(resolve));
   }
 }, 120_000);
 
