@@ -15,6 +15,7 @@ import {
   outputsFromEvents,
   type TurnResult,
   type TurnStateView,
+  viewAt,
 } from '../core';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
@@ -61,9 +62,12 @@ export class TurnHandle {
     await this.workflow.cancel();
   }
 
-  /** What the turn is doing now (phase, wave, each call, usage, budget left). */
-  state(): Promise<TurnStateView> {
-    return this.workflow.query(stateQuery);
+  /**
+   * What the turn is doing now (phase, wave, each call, usage, budget left); a running turn's wall
+   * time by this process's clock (the workflow's stands still between its tasks).
+   */
+  async state(): Promise<TurnStateView> {
+    return viewAt(await this.workflow.query(stateQuery), Date.now());
   }
 
   /**

@@ -34,6 +34,8 @@ export interface TurnStateView {
   /** Background calls whose output is not delivered yet, from any batch, in launch order. */
   background: CallView[];
   usage: Usage;
+  /** When the turn started (epoch ms): `spent.wallTimeMs` counts from here. */
+  startedAt: number;
   spent: { modelResponses: number; toolCalls: number; tokens: number; wallTimeMs: number };
   budgetLeft: { modelResponses?: number; toolCalls?: number; tokens?: number; wallTimeMs?: number };
   outputs: number;
@@ -88,6 +90,7 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     calls,
     background: state.background.map(viewOf),
     usage: state.spent.usage,
+    startedAt: state.spent.startedAt,
     spent: {
       modelResponses: state.spent.modelResponses,
       toolCalls: state.spent.toolCalls,
@@ -99,5 +102,24 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     ...(state.receipt
       ? { receipt: { responseIndex: state.receipt.responseIndex, responseId: state.receipt.responseId } }
       : {}),
+  };
+}
+
+/**
+ * The view with a running turn's wall time brought up to `now` (a reader's clock). A workflow
+ * answers a query in workflow time, which stands still between its tasks: a turn waiting an hour
+ * for an approval would say it had run for as long as its last task took. Never less than the
+ * view says (a reader's clock may be behind the worker's). A view from a worker that does not send
+ * `startedAt` is returned as it is.
+ */
+export function viewAt(view: TurnStateView, now: number): TurnStateView {
+  if (view.status !== 'running' || typeof view.startedAt !== 'number') return view;
+  const more = Math.max(0, now - view.startedAt - view.spent.wallTimeMs);
+  if (more === 0) return view;
+  const { wallTimeMs: left } = view.budgetLeft;
+  return {
+    ...view,
+    spent: { ...view.spent, wallTimeMs: view.spent.wallTimeMs + more },
+    budgetLeft: { ...view.budgetLeft, ...(left !== undefined && { wallTimeMs: Math.max(0, left - more) }) },
   };
 }

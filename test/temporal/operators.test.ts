@@ -95,6 +95,13 @@ describe('operators see and steer turns', () => {
         }),
       ]);
       expect(deployed).not.toContain('d1');
+      // While it waits, its wall time keeps counting by the reader's clock: the workflow's stands
+      // still between its tasks, and nothing happens in it while it waits.
+      const before = await turn.state();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const after = await turn.state();
+      expect(after.startedAt).toBe(before.startedAt);
+      expect(after.spent.wallTimeMs - before.spent.wallTimeMs).toBeGreaterThanOrEqual(490);
 
       // Visibility is eventually consistent: poll until the list catches up with the workflow.
       const listed = await pollFor('the running list to show the turn waiting', async () => {
