@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TurnHandle } from '../client';
+import { turnSearchAttributes } from '../contract/search-attributes';
 import { turnWorkflowType } from '../contract/turn-workflow';
 import { turnIdSchema } from '../core';
 import { CliError } from './cli-error';
@@ -11,6 +12,11 @@ export interface FoundTurn {
   /** The workflow's status as the server has it: `RUNNING`, `COMPLETED`, `CANCELLED`, `TERMINATED`, … */
   workflowStatus: string;
   running: boolean;
+  /**
+   * How an ended turn ended, as an operator says it: the turn's own status (`cancelled`, `failed`,
+   * …: its workflow completes either way), else the workflow's (`terminated`, `timed_out`).
+   */
+  endedAs: string;
 }
 
 /** A turn that exists, or an error naming the id and the namespace it is not in. */
@@ -32,7 +38,14 @@ export async function findTurn({
         `${turnId} in namespace ${connected.namespace} is a ${description.type} workflow, not a turn`,
       );
     const workflowStatus = description.status.name;
-    return { handle, workflowStatus, running: workflowStatus === 'RUNNING' };
+    const turnStatus = (description.searchAttributes as Record<string, unknown[] | undefined>)[
+      turnSearchAttributes.status.name
+    ]?.[0];
+    const endedAs =
+      workflowStatus === 'COMPLETED' && typeof turnStatus === 'string' && turnStatus !== 'running'
+        ? turnStatus
+        : workflowStatus.toLowerCase();
+    return { handle, workflowStatus, running: workflowStatus === 'RUNNING', endedAs };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
       throw new CliError(

@@ -63,9 +63,13 @@ export function createProgram(): Command {
     )
     .exitOverride();
   for (const register of commands) register({ program });
-  for (const command of program.commands) {
+  for (const command of [program, ...program.commands]) {
     command.exitOverride();
     command.showHelpAfterError('(add --help for usage)');
+    // Its parse errors read as ours do (`durable-turns: …`); with --json runCli prints them as JSON.
+    command.configureOutput({
+      outputError: (text, write) => write(text.replace(/^error: /, 'durable-turns: ')),
+    });
   }
   return program;
 }
@@ -75,8 +79,12 @@ export function runCli({ argv }: { argv: string[] }): void {
   const program = createProgram();
   program.parseAsync(argv).catch((error: unknown) => {
     if (error instanceof CommanderError) {
-      // Commander printed the problem (or the help) already.
+      // Commander printed the problem (or the help) already; a script asking for JSON gets it too.
       process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+      if (error.exitCode !== 0 && argv.includes('--json'))
+        process.stdout.write(
+          `${JSON.stringify({ error: error.message.replace(/^error: /, ''), exitCode: exitCodes.usage })}\n`,
+        );
       return;
     }
     const message = error instanceof Error ? error.message : String(error);
@@ -84,7 +92,7 @@ export function runCli({ argv }: { argv: string[] }): void {
     process.stderr.write(`durable-turns: ${message}\n`);
     if (!(error instanceof CliError) && process.env.DURABLE_TURNS_DEBUG && error instanceof Error)
       process.stderr.write(`${error.stack}\n`);
-    if (process.argv.includes('--json'))
+    if (argv.includes('--json'))
       process.stdout.write(`${JSON.stringify({ error: message, exitCode: code })}\n`);
     process.exitCode = code;
   });

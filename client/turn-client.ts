@@ -141,6 +141,7 @@ export class TurnClient {
           a.ifRunning === 'fail'
             ? `turn ${a.turnId} already exists (running or finished); use attach(${JSON.stringify(a.turnId)}) to follow it`
             : `turn ${a.turnId} already ran; a finished turn id is not run again — use attach(${JSON.stringify(a.turnId)}) to read its result, or start a new turn id`,
+          { cause: error },
         );
       }
       throw error;

@@ -15,11 +15,9 @@ export function registerCancelCommand({ program }: { program: Command }): void {
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
-          const { handle, running, workflowStatus } = await findTurn({ connected, turnId });
+          const { handle, running, endedAs } = await findTurn({ connected, turnId });
           if (!running)
-            throw new CliError(
-              `turn ${turnId} already ended (${workflowStatus.toLowerCase()}); there is nothing to cancel`,
-            );
+            throw new CliError(`turn ${turnId} already ended (${endedAs}); there is nothing to cancel`);
           await handle.cancel();
           if (output.json) output.jsonLine({ turnId, cancelRequested: true });
           else

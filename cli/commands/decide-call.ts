@@ -28,10 +28,10 @@ export function registerDecideCommand({ program, approved }: { program: Command;
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
-          const { handle, running, workflowStatus } = await findTurn({ connected, turnId });
+          const { handle, running, endedAs } = await findTurn({ connected, turnId });
           if (!running)
             throw new CliError(
-              `turn ${turnId} already ended (${workflowStatus.toLowerCase()}); no call of it waits for a decision`,
+              `turn ${turnId} already ended (${endedAs}); no call of it waits for a decision`,
             );
           try {
             await (approved ? handle.approve(toolCallId, reason) : handle.reject(toolCallId, reason));

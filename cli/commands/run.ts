@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { type Command, Option } from 'commander';
 import { z } from 'zod';
 import { conversationIdSchema, turnIdSchema } from '../../core';
@@ -76,6 +77,12 @@ export function registerRunCommand({ program }: { program: Command }): void {
               ...(flags.approvalTimeout && { approvals: { timeoutMs: flags.approvalTimeout } }),
             })
             .catch((error: unknown) => {
+              // The client's message names its own API (attach); say it in commands.
+              if (error instanceof Error && error.cause instanceof WorkflowExecutionAlreadyStartedError)
+                throw new CliError(
+                  `turn ${turnId} already exists, and a turn id runs once: \`${setup.context.prefix} watch ${turnId}\` follows it or shows how it went; leave out --turn-id for a new turn`,
+                  { cause: error },
+                );
               throw new CliError(error instanceof Error ? error.message : String(error), { cause: error });
             });
           if (flags.detach) {

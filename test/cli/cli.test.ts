@@ -247,6 +247,10 @@ describe('durable-turns run', () => {
       turnId,
       status: 'cancelled',
     });
+    // Its workflow completed; the turn was cancelled, and that is what a second cancel is told.
+    const again = await cli({ args: ['cancel', turnId], env });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`turn ${turnId} already ended (cancelled); there is nothing to cancel`);
   });
 });
 
@@ -284,6 +288,12 @@ describe('reading turns', () => {
     const watched = await cli({ args: ['watch', turnId, '--json'], env });
     expect(watched.code).toBe(0);
     expect(jsonLines({ text: watched.stdout }).at(-1)).toMatchObject({ kind: 'result', status: 'completed' });
+    // Its id again: refused, in commands (not the client API's words).
+    const rerun = await cli({ args: ['run', '--model', 'quick', '--turn-id', turnId, 'echo twice'], env });
+    expect(rerun.code).toBe(1);
+    expect(rerun.stderr).toContain(
+      `turn ${turnId} already exists, and a turn id runs once: \`durable-turns watch ${turnId}\``,
+    );
 
     const shown = await cli({ args: ['show', turnId], env });
     expect(shown.code).toBe(0);
@@ -339,7 +349,14 @@ describe('errors name the problem and exit non-zero', () => {
     expect(run.stderr).toContain('--max-tool-calls: expected a positive whole number (got "lots")');
     const unknown = await cli({ args: ['run', '--model', 'quick', '--modle', 'x', 'hi'], env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("unknown option '--modle'");
+    expect(unknown.stderr).toContain("durable-turns: unknown option '--modle'");
+    // With --json, a script reads it as one JSON document, like every other error.
+    const asJson = await cli({ args: ['--json', 'run', '--model', 'quick', '--modle', 'x', 'hi'], env });
+    expect(asJson.code).toBe(2);
+    expect(JSON.parse(asJson.stdout)).toEqual({
+      error: expect.stringContaining("unknown option '--modle'"),
+      exitCode: 2,
+    });
   });
 
   test('budget flags reach the turn: one tool call allowed for two, the turn ends budget_exhausted (exit 5)', async () => {
