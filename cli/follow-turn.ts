@@ -74,6 +74,9 @@ export async function followTurn({
           const event = next.value;
           if (event.kind === 'entry') {
             seq = event.seq;
+            // Its end is timed by its workflow's close (the entry carries no time): without it a
+            // turn whose last timed entry was its start would say it took no time at all.
+            if (event.entry.type === 'turn.finished') display.endedAt = await endOf({ handle });
             show({ kind: 'entry', seq, entry: event.entry });
           } else if (event.kind === 'restart')
             show({ kind: 'text-restart', responseIndex: event.responseIndex });
@@ -111,4 +114,13 @@ export async function followTurn({
     live?.done();
   }
   return display;
+}
+
+/**
+ * When a turn that just recorded its end ended: its workflow's close time, or, if the workflow
+ * has not closed yet (it closes in the task that recorded the end) or cannot be described, now.
+ */
+async function endOf({ handle }: { handle: TurnHandle }): Promise<number> {
+  const closed = await handle.closedAt().catch(() => undefined);
+  return closed ?? Date.now();
 }

@@ -52,6 +52,14 @@ export class TurnHandle {
     private readonly workflow: WorkflowHandle,
   ) {}
 
+  /**
+   * When the turn's workflow closed (epoch ms, the server's clock), or undefined while it runs. A
+   * turn's journal times its calls, not its responses or its end: this is how long it took.
+   */
+  async closedAt(): Promise<number | undefined> {
+    return (await this.workflow.describe()).closeTime?.getTime();
+  }
+
   /** The turn's result once it ends. A cancelled turn resolves too, with status `cancelled`. */
   async result(): Promise<TurnResult> {
     return unpackResult((await this.workflow.result()) as TurnWorkflowResult);

@@ -4,6 +4,7 @@ import {
   type JournalEntry,
   MemoryJournal,
   scriptedModel,
+  turnConfigSchema,
 } from 'durable-turns';
 import pc from 'picocolors';
 import { z } from 'zod';
@@ -122,6 +123,28 @@ describe('the display a turn is drawn from', () => {
     expect(view?.usage).toEqual({ inputTokens: 600, outputTokens: 60 });
     expect(view?.spent).toMatchObject({ modelResponses: 3, toolCalls: 5, tokens: 660 });
     expect(view?.budgetLeft).toEqual({ toolCalls: 4 });
+  });
+
+  test('times a finished turn to its end when the watcher learned it, not to its last timed entry', () => {
+    const opened = 1_700_000_000_000;
+    const display = emptyTurnDisplay({ turnId: 't4' });
+    const entries: JournalEntry[] = [
+      { type: 'turn.started', turnId: 't4', input: [{ role: 'user', content: 'hi' }] },
+      { type: 'turn.opened', at: opened, config: turnConfigSchema.parse({}) },
+      { type: 'turn.finished', status: 'completed' },
+    ] as JournalEntry[];
+    const apply = (entry: JournalEntry, seq: number) =>
+      applyTurnEvent({ display, event: { kind: 'entry', seq, entry } });
+    apply(entries[0] as JournalEntry, 1);
+    // Not opened yet: nothing to count from (it once counted from 1970).
+    expect(displayStateView({ display, now: opened + 5 })).toBeUndefined();
+    apply(entries[1] as JournalEntry, 2);
+    expect(displayStateView({ display, now: opened + 1_500 })?.spent.wallTimeMs).toBe(1_500);
+    apply(entries[2] as JournalEntry, 3);
+    // A text-only turn: its only timed entry is its start; the end comes from its workflow's close.
+    expect(displayStateView({ display, now: opened + 99_000 })?.spent.wallTimeMs).toBe(0);
+    display.endedAt = opened + 7_600;
+    expect(displayStateView({ display, now: opened + 99_000 })?.spent.wallTimeMs).toBe(7_600);
   });
 
   test('shows text streamed before the response completes, then the whole response in its place', () => {

@@ -59,8 +59,10 @@ export interface TurnDisplay {
   callOrder: string[];
   halted?: { reason: HaltReason; detail: string };
   finished?: { status: TurnStatus; reason?: string };
-  /** The latest time an entry recorded: a finished turn's clock stops there. */
+  /** The latest time an entry recorded (entries time calls, not responses or the end). */
   lastAt: number;
+  /** When the turn ended, if the watcher learned it (its workflow's close): its clock stops there. */
+  endedAt?: number;
   /**
    * Some entries are missing: older ones the workflow no longer keeps (a very long turn), or the
    * execution records a finished turn's result leaves out. Usage and budget are then not shown
@@ -186,8 +188,11 @@ export function displayStateView({
   display: TurnDisplay;
   now: number;
 }): TurnStateView | undefined {
-  if (display.state === undefined || display.incomplete) return undefined;
-  return turnStateView(display.state, display.finished ? display.lastAt : now);
+  // Before `turn.opened` the turn has no start to count from.
+  if (display.state === undefined || display.incomplete || display.state.spent.startedAt === 0)
+    return undefined;
+  const end = display.finished ? Math.max(display.lastAt, display.endedAt ?? 0) : now;
+  return turnStateView(display.state, end);
 }
 
 function responseAt({ display, index }: { display: TurnDisplay; index: number }): ResponseDisplay {

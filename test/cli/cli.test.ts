@@ -188,6 +188,8 @@ describe('durable-turns run', () => {
       pattern: /"type":"tool.approval_requested","toolCallId":"deploy_prod"/,
       what: 'the approval was requested',
     });
+    const requestedAt = Date.now();
+    const watching = new CliProcess({ args: ['watch', turnId], env });
     const waiting = await waitForListed({ turnId });
     expect(waiting).toMatchObject({ turnId, status: 'running', waitingForApproval: true });
 
@@ -195,6 +197,7 @@ describe('durable-turns run', () => {
       args: ['reject', turnId, 'deploy_prod', '--reason', 'not on a Friday', '--json'],
       env,
     });
+    const rejectedAt = Date.now();
     expect(reject.code).toBe(0);
     expect(JSON.parse(reject.stdout)).toEqual({
       turnId,
@@ -220,6 +223,14 @@ describe('durable-turns run', () => {
     const again = await cli({ args: ['approve', turnId, 'deploy_prod'], env });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`turn ${turnId} already ended (completed)`);
+
+    // A watcher says it took at least its wait for the decision, though no timed entry (an
+    // attempt) came after the request: its end is its workflow's close.
+    const watched = await watching.done;
+    expect(watched.code).toBe(0);
+    const [, amount = '', unit = ''] = / · (\d+(?:\.\d+)?) (ms|s)\n*$/.exec(watched.stderr) ?? [];
+    const tookMs = Number(amount) * (unit === 's' ? 1_000 : 1);
+    expect(tookMs).toBeGreaterThanOrEqual(rejectedAt - requestedAt - 100);
   });
 
   test('a cancel from a second process ends the turn the first one shows: interrupted call, status cancelled, exit 4', async () => {
