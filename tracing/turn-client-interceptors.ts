@@ -1,4 +1,4 @@
-import type { ClientInterceptors } from '@temporalio/client';
+import type { ClientInterceptors, WorkflowClientInterceptor } from '@temporalio/client';
 import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { installTraceContext } from './install-trace-context';
 import type { TurnTracing } from './turn-tracing';
@@ -7,8 +7,10 @@ import { turnTracingFromEnv } from './turn-tracing-from-env';
 /**
  * Interceptors for `TurnClient` (its `interceptors` option) that start each turn's trace: starting a
  * turn is a span whose context travels in the workflow's headers, so the workflow, its activities
- * and their model requests and tool attempts join it. Default tracing: the environment's (none
- * when `OTEL_TRACES_EXPORTER` is unset: then no interceptors).
+ * and their model requests and tool attempts join it. Steering a turn (an approval's update, a
+ * cancel) is a span too. Reading one (queries, describe) is not: a watcher asks many times a
+ * second, and each would be a trace of its own with nothing under it. Default tracing: the
+ * environment's (none when `OTEL_TRACES_EXPORTER` is unset: then no interceptors).
  */
 export function turnClientInterceptors({
   tracing = turnTracingFromEnv(),
@@ -17,5 +19,16 @@ export function turnClientInterceptors({
 } = {}): ClientInterceptors {
   if (!tracing) return {};
   installTraceContext();
-  return { workflow: [new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer })] };
+  const traced = new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer });
+  const writes: WorkflowClientInterceptor = {
+    start: (input, next) => traced.start(input, next),
+    startWithDetails: (input, next) => traced.startWithDetails(input, next),
+    signalWithStart: (input, next) => traced.signalWithStart(input, next),
+    startUpdateWithStart: (input, next) => traced.startUpdateWithStart(input, next),
+    startUpdate: (input, next) => traced.startUpdate(input, next),
+    signal: (input, next) => traced.signal(input, next),
+    cancel: (input, next) => traced.cancel(input, next),
+    terminate: (input, next) => traced.terminate(input, next),
+  };
+  return { workflow: [writes] };
 }

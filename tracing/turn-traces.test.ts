@@ -78,6 +78,9 @@ async function tracedTurn({
       model: 'scripted',
       ...(continueAsNewAfterEvents ? { continueAsNewAfterEvents } : {}),
     });
+    // Reading it through the traced client (as a watcher does, many times) adds no trace.
+    await turn.state();
+    await client.client.workflow.getHandle(turnId).describe();
     expect((await turn.result()).status).toBe('completed');
     // Read back through a client of its own: the traced one would trace these calls too.
     const plain = new Client({ connection: kit.connection, namespace: kit.namespace }).workflow.getHandle(

@@ -37,7 +37,10 @@ export function registerRunCommand({ program }: { program: Command }): void {
     .option('--max-model-responses <n>', 'budget: model responses')
     .option('--max-tool-calls <n>', 'budget: tool calls')
     .option('--max-tokens <n>', 'budget: tokens (input + output)')
-    .option('--max-wall-time <duration>', 'budget: wall time (500ms, 30s, 5m, 1h)')
+    .option(
+      '--max-wall-time <duration>',
+      'budget: wall time (500ms, 30s, 5m, 1h), checked before each model request and after each tool call: a call or a response already running is not cut short',
+    )
     .addOption(
       new Option('--sequential', 'run one call at a time (default: parallel waves)').conflicts(
         'maxConcurrency',
