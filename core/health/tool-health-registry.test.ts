@@ -62,18 +62,36 @@ describe('ToolHealthRegistry counters', () => {
     ]);
   });
 
-  it('keeps an exponentially weighted recent success rate that starts from the first attempt', () => {
+  it('keeps a recent success rate: the mean of the attempts so far, the newest weighted most', () => {
     const { health } = registry({ ewmaAlpha: 0.5, failureThreshold: 100 });
     const rates: number[] = [];
     for (const outcome of ['success', 'failure', 'failure', 'success', 'timeout'] as const) {
       health.record('t', outcome, 1);
       rates.push(health.snapshotOf('t').recentSuccessRate);
     }
-    expect(rates).toEqual([1, 0.5, 0.25, 0.625, 0.3125]);
+    // Weights 1/2, 1/4, 1/8, … from the newest, over the weight given out so far.
+    expect(rates.map((r) => Number(r.toFixed(4)))).toEqual([1, 0.3333, 0.1429, 0.6, 0.2903]);
 
     const first = registry({ ewmaAlpha: 0.5 });
     first.health.record('t', 'failure', 1);
     expect(first.health.snapshotOf('t').recentSuccessRate).toBe(0);
+  });
+
+  it('a failure and then a successful retry is degraded, not unhealthy (the first attempt does not weigh as all the past)', () => {
+    const { health } = registry({ failureThreshold: 100 });
+    health.record('flaky', 'failure', 1);
+    health.record('flaky', 'success', 1);
+    expect(health.snapshotOf('flaky')).toMatchObject({
+      recentSuccessRate: expect.closeTo(0.2 / 0.36, 10),
+      status: 'degraded',
+    });
+  });
+
+  it('after many attempts it is the exponentially weighted average', () => {
+    const { health } = registry({ ewmaAlpha: 0.2, failureThreshold: 1_000 });
+    for (let i = 0; i < 200; i++) health.record('t', 'success', 1);
+    health.record('t', 'failure', 1);
+    expect(health.snapshotOf('t').recentSuccessRate).toBeCloseTo(0.8, 10);
   });
 
   it('is degraded below the degraded threshold and unhealthy below the unhealthy one', () => {
@@ -88,8 +106,8 @@ describe('ToolHealthRegistry counters', () => {
       health.record('t', outcome, 1);
       statuses.push(health.snapshotOf('t').status);
     }
-    // Rates: 1, 0.5, 0.25, 0.625, 0.8125, 0.90625.
-    expect(statuses).toEqual(['healthy', 'degraded', 'unhealthy', 'degraded', 'degraded', 'healthy']);
+    // Rates: 1, 0.333, 0.143, 0.6, 0.806, 0.905.
+    expect(statuses).toEqual(['healthy', 'unhealthy', 'unhealthy', 'degraded', 'degraded', 'healthy']);
   });
 });
 

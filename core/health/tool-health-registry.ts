@@ -23,7 +23,10 @@ export interface ToolHealthSnapshot {
   timeouts: number;
   consecutiveFailures: number;
   latencyMs: { mean: number; max: number };
-  /** Exponentially weighted success rate of recent attempts (1 when none yet). */
+  /**
+   * Recent attempts' success rate: their mean, the newest weighted most (exponentially, by
+   * `ewmaAlpha`); 1 when none yet.
+   */
   recentSuccessRate: number;
   status: HealthStatus;
   circuit: CircuitState;
@@ -39,7 +42,10 @@ interface Counters {
   consecutiveFailures: number;
   latencyTotal: number;
   latencyMax: number;
+  /** The exponentially weighted sum of outcomes (1 a success), started from 0 … */
   ewma: number;
+  /** … and how much of the weight it has not yet given out: (1 − alpha)^attempts. */
+  ewmaUnweighted: number;
   openUntil?: number;
   probing: boolean;
 }
@@ -100,7 +106,8 @@ export class ToolHealthRegistry {
     c.latencyTotal += latencyMs;
     c.latencyMax = Math.max(c.latencyMax, latencyMs);
     const ok = outcome === 'success';
-    c.ewma = c.attempts === 1 ? (ok ? 1 : 0) : this.alpha * (ok ? 1 : 0) + (1 - this.alpha) * c.ewma;
+    c.ewma = this.alpha * (ok ? 1 : 0) + (1 - this.alpha) * c.ewma;
+    c.ewmaUnweighted *= 1 - this.alpha;
     c.probing = false;
     if (ok) {
       c.successes += 1;
@@ -124,7 +131,10 @@ export class ToolHealthRegistry {
     const c = this.counters(toolName);
     const circuit: CircuitState =
       c.openUntil === undefined ? 'closed' : this.now() >= c.openUntil || c.probing ? 'half-open' : 'open';
-    const rate = c.attempts === 0 ? 1 : c.ewma;
+    // The weighted mean of the attempts so far: the sum over the weight given out (so a first
+    // failure and then a success is ~0.56 at alpha 0.2, where seeding with the first said 0.2).
+    const given = 1 - c.ewmaUnweighted;
+    const rate = c.attempts === 0 || given <= 0 ? 1 : Math.min(1, c.ewma / given);
     const status: HealthStatus =
       circuit !== 'closed' || rate < this.unhealthyBelow
         ? 'unhealthy'
@@ -157,7 +167,8 @@ export class ToolHealthRegistry {
         consecutiveFailures: 0,
         latencyTotal: 0,
         latencyMax: 0,
-        ewma: 1,
+        ewma: 0,
+        ewmaUnweighted: 1,
         probing: false,
       };
       this.tools.set(toolName, c);
