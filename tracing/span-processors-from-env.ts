@@ -1,17 +1,13 @@
 import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import {
-  BatchSpanProcessor,
-  ConsoleSpanExporter,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-node';
+import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { StderrSpanExporter } from './stderr-span-exporter';
 
 const exporterNames = ['otlp', 'console', 'none'] as const;
 
 /**
- * The span processors `OTEL_TRACES_EXPORTER` names (a comma-separated list of `otlp`, `console`;
- * `none` for none), each batching (`OTEL_BSP_*`). OTLP goes over HTTP as protobuf, or JSON when
+ * The span processors `OTEL_TRACES_EXPORTER` names (a comma-separated list of `otlp`, `console` —
+ * on standard error, which is ours for diagnostics; `none` for none), each batching (`OTEL_BSP_*`). OTLP goes over HTTP as protobuf, or JSON when
  * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL=http/json`, to `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT` with
  * its headers and timeout — the exporter reads those itself, from `process.env`.
  */
@@ -28,7 +24,7 @@ export function spanProcessorsFromEnv({ env }: { env: NodeJS.ProcessEnv }): Span
     );
   if (names.includes('none')) return [];
   return names.map(
-    (name) => new BatchSpanProcessor(name === 'otlp' ? otlpExporter({ env }) : new ConsoleSpanExporter()),
+    (name) => new BatchSpanProcessor(name === 'otlp' ? otlpExporter({ env }) : new StderrSpanExporter()),
   );
 }
 

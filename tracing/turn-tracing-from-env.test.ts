@@ -39,7 +39,7 @@ const exportOneSpan = path.join(__dirname, '../test/support/export-one-span.ts')
 /** Exports one span from a process of its own with these variables (see export-one-span.ts). */
 async function exportFromChild({ name, env }: { name: string; env: Record<string, string> }) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
-  await promisify(execFile)('npx', ['tsx', exportOneSpan, name], { env: { ...clean, ...env } });
+  return promisify(execFile)('npx', ['tsx', exportOneSpan, name], { env: { ...clean, ...env } });
 }
 
 describe('tracing from the environment', () => {
@@ -110,6 +110,16 @@ describe('tracing from the environment', () => {
     } finally {
       server.close();
     }
+  });
+
+  test('console prints each span on standard error: standard output stays the CLI’s results', async () => {
+    const { stdout, stderr } = await exportFromChild({
+      name: 'execute_tool console_check',
+      env: { OTEL_TRACES_EXPORTER: 'console' },
+    });
+    expect(stdout).toBe('');
+    expect(stderr).toContain("name: 'execute_tool console_check'");
+    expect(stderr).toMatch(/traceId: '[0-9a-f]{32}'/);
   });
 
   test('an exporter or protocol it cannot serve is an error that says what to set instead', () => {
