@@ -8,7 +8,11 @@ import { parseFlags } from '../parse-flags';
 import { formatMs } from '../render/short-text';
 
 const listFlagsSchema = z.object({
-  status: z.enum(['running', ...turnStatusSchema.options]).optional(),
+  status: z
+    .enum(['running', ...turnStatusSchema.options], {
+      error: `expected one of running, ${turnStatusSchema.options.join(', ')}`,
+    })
+    .optional(),
   conversation: z.string().min(1).optional(),
   waitingForApproval: z.boolean().optional(),
   limit: countFlagSchema.default(20),

@@ -361,6 +361,11 @@ describe('errors name the problem and exit non-zero', () => {
     const unknown = await cli({ args: ['run', '--model', 'quick', '--modle', 'x', 'hi'], env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("durable-turns: unknown option '--modle'");
+    const status = await cli({ args: ['list', '--status', 'done'], env });
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain(
+      '--status: expected one of running, completed, cancelled, budget_exhausted, loop_detected, failed (got "done")',
+    );
     // With --json, a script reads it as one JSON document, like every other error.
     const asJson = await cli({ args: ['--json', 'run', '--model', 'quick', '--modle', 'x', 'hi'], env });
     expect(asJson.code).toBe(2);
