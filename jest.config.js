@@ -18,28 +18,19 @@ const esmOnly = [
 ];
 
 /**
- * Tests that need a Temporal server (the suite's shared dev server, or the CLI to start their
- * own). Everything else is a unit test: it runs in the `unit` project, which starts nothing.
+ * A test's kind is in its file name:
+ * - `*.temporal.test.ts` needs a Temporal server (the suite's shared dev server, or the CLI to start
+ *   its own): the `temporal` project, whose global setup starts the server and bundles the workflow;
+ * - `*.package.test.ts` packs the package and installs it into a fresh project (an npm install);
+ * - any other `*.test.ts` is a unit test, and starts nothing.
  */
-const needsTemporal = [
-  '<rootDir>/test/temporal/',
-  '<rootDir>/test/examples/in-code.test.ts',
-  '<rootDir>/test/chaos/worker-kills.test.ts',
-  '<rootDir>/test/conformance/temporal.test.ts',
-  '<rootDir>/test/fuzz/provider-fuzz-temporal.test.ts',
-  '<rootDir>/devserver/ensure-temporal.test.ts',
-  '<rootDir>/devserver/start-dev-server.test.ts',
-  '<rootDir>/test/cli/',
-  '<rootDir>/workflows/fleet-health-workflow.test.ts',
-  '<rootDir>/tracing/turn-traces.test.ts',
-  '<rootDir>/dashboard/dashboard-api.test.ts',
-  '<rootDir>/dashboard/dashboard-pages.test.ts',
-];
+const kinds = { temporal: '**/*.temporal.test.ts', package: '**/*.package.test.ts' };
 
 const shared = {
   testEnvironment: 'node',
   rootDir: __dirname,
   roots: ['<rootDir>'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
     '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
@@ -55,28 +46,26 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60_000,
+  testSequencer: '<rootDir>/test/jest/kind-first-sequencer.js',
+  reporters: ['default', '<rootDir>/test/jest/slowest-files-reporter.js'],
   projects: [
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/test/package/', ...needsTemporal],
+      testMatch: ['<rootDir>/**/*.test.ts', ...Object.values(kinds).map((glob) => `!${glob}`)],
     },
     {
       ...shared,
       displayName: 'temporal',
-      testMatch: needsTemporal.map((p) => (p.endsWith('/') ? `${p}**/*.test.ts` : p)),
-      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testMatch: [`<rootDir>/${kinds.temporal}`],
       // A project's global setup runs only when at least one of its tests is selected.
       globalSetup: '<rootDir>/test/global-setup.ts',
       globalTeardown: '<rootDir>/test/global-teardown.ts',
     },
     {
       ...shared,
-      // Packs the package and installs it into a fresh project: slow (an npm install), no server.
       displayName: 'package',
-      testMatch: ['<rootDir>/test/package/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testMatch: [`<rootDir>/${kinds.package}`],
     },
   ],
 };

@@ -179,10 +179,13 @@ export class TurnClient {
     });
   }
 
-  /** Turns, newest first, filtered by status, conversation and a pending approval (through the search attributes). */
+  /**
+   * Turns of this client's task queue, newest first, filtered by status, conversation and a pending
+   * approval (through the search attributes).
+   */
   async list({ limit = 100, ...filters }: TurnListFilters & { limit?: number } = {}): Promise<TurnSummary[]> {
     const out: TurnSummary[] = [];
-    for await (const execution of this.client.workflow.list({ query: turnListQuery(filters) })) {
+    for await (const execution of this.client.workflow.list({ query: this.listQuery(filters) })) {
       out.push(turnSummaryOf({ execution }));
       if (out.length >= limit) break;
     }
@@ -204,7 +207,7 @@ export class TurnClient {
   }> {
     const response = await this.client.workflowService.listWorkflowExecutions({
       namespace: this.client.options.namespace,
-      query: turnListQuery(filters),
+      query: this.listQuery(filters),
       pageSize,
       ...(cursor ? { nextPageToken: Buffer.from(cursor, 'base64url') } : {}),
     });
@@ -224,6 +227,10 @@ export class TurnClient {
       ...(token && token.length > 0 ? { nextCursor: Buffer.from(token).toString('base64url') } : {}),
     };
   }
+
+  private listQuery(filters: TurnListFilters): string {
+    return turnListQuery({ taskQueue: this.taskQueue, ...filters });
+  }
 }
 
 export interface TurnListFilters {
@@ -234,8 +241,15 @@ export interface TurnListFilters {
   search?: string;
 }
 
-function turnListQuery({ status, conversationId, waitingForApproval, search }: TurnListFilters): string {
-  const clauses = [`WorkflowType = '${turnWorkflowType}'`];
+function turnListQuery({
+  taskQueue,
+  status,
+  conversationId,
+  waitingForApproval,
+  search,
+}: TurnListFilters & { taskQueue: string }): string {
+  // A turn's workflow runs on its client's task queue: another queue's turns belong to other workers.
+  const clauses = [`WorkflowType = '${turnWorkflowType}'`, `TaskQueue = '${quote(taskQueue)}'`];
   if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
   if (conversationId)
     clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);

@@ -49,7 +49,8 @@ export interface CreateTurnWorkerOptions {
   transcripts?: TranscriptCache;
   /**
    * A prebuilt turn workflow bundle (`buildTurnWorkflowBundle` / `durable-turns-bundle --out …`) to
-   * run; if it is missing or stale, creating the worker fails. Unset: the bundle at
+   * run; if it is missing or stale, creating the worker fails. Unset: the one
+   * `DURABLE_TURNS_WORKFLOW_BUNDLE` names (just as strict), else the bundle at
    * `defaultTurnWorkflowBundlePath` if usable, else the workflow is bundled at start (seconds), with
    * a log line saying why. `false`: always bundle at start.
    */
@@ -140,7 +141,7 @@ export async function createTurnWorker(
       log,
     });
   const { bundle, source } = await chooseTurnWorkflowBundle({
-    explicitPath: options.workflowBundlePath,
+    explicitPath: options.workflowBundlePath ?? workflowBundlePathFromEnv(),
     interceptorModuleIds: workflowInterceptorModuleIds({ extra: options.workflowInterceptorModules }),
     log,
   });
@@ -197,4 +198,9 @@ export async function createTurnWorker(
     ],
   });
   return Object.assign(worker, { health, workflowBundle: source });
+}
+
+/** `DURABLE_TURNS_WORKFLOW_BUNDLE`: the prebuilt bundle every worker of this process runs, unless told otherwise. */
+function workflowBundlePathFromEnv(): string | undefined {
+  return process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim() || undefined;
 }

@@ -36,8 +36,8 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
       const connectionOptions = await toConnectionOptions(settings.config).catch((error: unknown) => {
         throw new CliError(error instanceof Error ? error.message : String(error), { cause: error });
       });
-      const workflowBundlePath =
-        flags.workflowBundle ?? (process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim() || undefined);
+      // Unset, createTurnWorker reads DURABLE_TURNS_WORKFLOW_BUNDLE itself.
+      const workflowBundlePath = flags.workflowBundle;
       const metrics = workerMetricsFromEnv();
       const { worker, connection, bundle, metricsServer } = await startAgentWorker({
         connectionOptions,

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { turnMetricsSinks, turnWorkflowBundle } from 'durable-turns/worker';
+import { turnMetricsSinks } from 'durable-turns/worker';
 import { z } from 'zod';
+import { suiteWorkflowBundle } from '../support/suite-workflow-bundle';
 
 /**
  * Turns run for days, so workers upgrade under running turns: every history recorded by an
@@ -48,7 +49,7 @@ describe.each(fixtures.map((f) => [f.file, f] as const))('%s', (_file, fixture) 
   test('replays against today’s workflow code without nondeterminism', async () => {
     await expect(
       Worker.runReplayHistory(
-        { workflowBundle: await turnWorkflowBundle(), sinks: turnMetricsSinks({}) },
+        { workflowBundle: await suiteWorkflowBundle(), sinks: turnMetricsSinks({}) },
         fixture.history,
         fixture.workflowId,
       ),
@@ -67,7 +68,7 @@ test('a history that does not match the code is refused (the check has teeth)', 
   schedule.name = 'somethingElse';
   await expect(
     Worker.runReplayHistory(
-      { workflowBundle: await turnWorkflowBundle(), sinks: turnMetricsSinks({}) },
+      { workflowBundle: await suiteWorkflowBundle(), sinks: turnMetricsSinks({}) },
       tampered,
       fixture.workflowId,
     ),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * The tools of the replay scenarios: the histories in histories/ were recorded with these, and
- * test/temporal/replay.test.ts runs the same turns live. Shared so the two cannot drift apart.
+ * test/temporal/replay.temporal.test.ts runs the same turns live. Shared so the two cannot drift apart.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { scriptedModel } from 'durable-turns';
 import { FleetHealthClient, type FleetHealthView } from 'durable-turns/client';
-import { createTurnWorker, turnWorkflowBundle } from 'durable-turns/worker';
+import { createTurnWorker } from 'durable-turns/worker';
 import {
   type FleetHealthWorkflowInputArgs,
   fleetHealthWorkflowId,
@@ -12,6 +12,7 @@ import {
 } from '../contract/fleet-health';
 import { echoTool } from '../test/support/echo-tool';
 import { toolSnapshot } from '../test/support/fleet-health-state';
+import { suiteWorkflowBundle } from '../test/support/suite-workflow-bundle';
 import { TemporalKit } from '../test/temporal/support/kit';
 import { pollFor } from '../test/temporal/support/poll';
 
@@ -179,7 +180,7 @@ describe('the fleet health workflow', () => {
       expect((await handle.describe()).status.name).toBe('COMPLETED');
       // Signals, the drop-out timers and the close replay as recorded: the workflow is deterministic.
       await Worker.runReplayHistory(
-        { workflowBundle: await turnWorkflowBundle() },
+        { workflowBundle: await suiteWorkflowBundle() },
         await handle.fetchHistory(),
         handle.workflowId,
       );

@@ -5,9 +5,10 @@ import { Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnTracing, turnClientInterceptors } from 'durable-turns/tracing';
-import { createTurnWorker, turnWorkflowBundle } from 'durable-turns/worker';
+import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
 import { uniqueTurnId } from '../test/conformance/support';
+import { suiteWorkflowBundle } from '../test/support/suite-workflow-bundle';
 import { TemporalKit } from '../test/temporal/support/kit';
 import { pollFor } from '../test/temporal/support/poll';
 import { workerTracingOptions } from './worker-tracing-options';
@@ -223,7 +224,7 @@ describe('a traced turn on Temporal', () => {
     await expect(
       Worker.runReplayHistory(
         {
-          workflowBundle: await turnWorkflowBundle(),
+          workflowBundle: await suiteWorkflowBundle(),
           sinks: workerTracingOptions({ tracing: undefined }).sinks,
         },
         history ?? {},

@@ -107,7 +107,7 @@ describe(`the provider path on Temporal under fuzzed streams (FUZZ_SEED=${seed})
         modelRetry,
         knownGaps,
         concurrency,
-        replay: 'npx jest --selectProjects temporal -- test/fuzz/provider-fuzz-temporal.test.ts',
+        replay: 'npx jest --selectProjects temporal -- test/fuzz/provider-fuzz.temporal.test.ts',
         runTurn: async (fuzzCase, signal) => {
           const turn = await client.start({
             turnId: fuzzCase.turnId,

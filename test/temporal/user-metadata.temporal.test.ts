@@ -2,9 +2,9 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
-import { turnWorkflowBundle } from 'durable-turns/worker';
 import { z } from 'zod';
 import { uniqueTurnId } from '../conformance/support';
+import { suiteWorkflowBundle } from '../support/suite-workflow-bundle';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
@@ -145,7 +145,7 @@ describe('the Temporal Web UI reads as the turn (user metadata)', () => {
         if (event.userMetadata?.summary)
           event.userMetadata.summary = defaultPayloadConverter.toPayload('reworded');
       for (const event of stripped.events) event.userMetadata = null;
-      const workflowBundle = await turnWorkflowBundle();
+      const workflowBundle = await suiteWorkflowBundle();
       for (const variant of [history, reworded, stripped])
         await expect(Worker.runReplayHistory({ workflowBundle }, variant, turnId)).resolves.toBeUndefined();
 

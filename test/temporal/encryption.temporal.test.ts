@@ -6,10 +6,11 @@ import { Worker } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { dataConverterOption, keyIdMetadata, parseEncryptionKeys } from 'durable-turns/codec';
-import { createTurnWorker, turnWorkflowBundle } from 'durable-turns/worker';
+import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
 import { CliProcess } from '../cli/support/cli-process';
 import { uniqueTurnId } from '../conformance/support';
+import { suiteWorkflowBundle } from '../support/suite-workflow-bundle';
 import { TemporalKit } from './support/kit';
 import { collect, pollFor } from './support/poll';
 
@@ -352,7 +353,7 @@ test('continue-as-new carries the turn encrypted, and every run of it replays wi
     const history = await plain().workflow.getHandle(turnId, run.runId).fetchHistory();
     expect(bytesOf(history).includes(marker)).toBe(false);
     await Worker.runReplayHistory(
-      { workflowBundle: await turnWorkflowBundle(), ...dataConverterOption(onlyK0) },
+      { workflowBundle: await suiteWorkflowBundle(), ...dataConverterOption(onlyK0) },
       history,
       turnId,
     );
