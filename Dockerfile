@@ -21,4 +21,4 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
-CMD ["node", "dist/worker/main.js"]
+CMD ["node", "dist/cli/worker-main.js"]

@@ -7,30 +7,17 @@ import {
 } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
-import { z } from 'zod';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { HealthHistoryBody } from '../contract/fleet-health-history';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
-import { activityTimingSchema, turnWorkflowType } from '../contract/turn-workflow';
-import {
-  approvalConfigSchema,
-  budgetSchema,
-  continuationSchema,
-  conversationIdSchema,
-  detectionConfigSchema,
-  dispatchConfigSchema,
-  limitsConfigSchema,
-  retryPolicySchema,
-  type TurnStatus,
-  timeoutsConfigSchema,
-  turnIdSchema,
-  turnInputSchema,
-} from '../core';
+import { turnWorkflowType } from '../contract/turn-workflow';
+import type { TurnStatus } from '../core';
 import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { FleetHealthClient } from './fleet-health-client';
 import type { FleetHealthView } from './fleet-health-view';
+import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
 import { TurnHandle, type WatchOptions } from './turn-handle';
 import { turnStartMetadata } from './turn-start-metadata';
 import { turnWorkflowInputFrom } from './turn-workflow-input';
@@ -52,30 +39,7 @@ export interface TurnClientOptions {
   encryption?: TurnEncryption;
 }
 
-export const startTurnSchema = z.object({
-  turnId: turnIdSchema,
-  conversationId: conversationIdSchema.optional(),
-  input: turnInputSchema,
-  model: z.string().min(1),
-  dispatch: dispatchConfigSchema.partial().optional(),
-  budget: budgetSchema.optional(),
-  detection: detectionConfigSchema.partial().optional(),
-  approvals: approvalConfigSchema.optional(),
-  /** Retries of a failed model request, decided by the engine (default 5 attempts from 500 ms). */
-  modelRetry: retryPolicySchema.partial().optional(),
-  /** Default time limits of a tool attempt and a model request. */
-  timeouts: timeoutsConfigSchema.partial().optional(),
-  limits: limitsConfigSchema.partial().optional(),
-  /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
-  continuation: continuationSchema.optional(),
-  /** Heartbeat timeout; `toolTimeoutMs`, `modelTimeoutMs` and `modelMaxAttempts` are the older names of `timeouts` and `modelRetry`. */
-  timing: activityTimingSchema.partial().optional(),
-  continueAsNewAfterEvents: z.number().int().positive().optional(),
-  maxOutputBytes: z.number().int().positive().optional(),
-  /** A turn with this id is already running: attach to it (default) or fail. */
-  ifRunning: z.enum(['attach', 'fail']).default('attach'),
-});
-export type StartTurnArgs = z.input<typeof startTurnSchema>;
+export { type StartTurnArgs, startTurnSchema } from './start-turn-args';
 
 export interface TurnSummary {
   turnId: string;

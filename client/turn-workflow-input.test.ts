@@ -1,6 +1,6 @@
 import { expect, test } from '@jest/globals';
 import { defaultModelRetry } from '../core';
-import { type StartTurnArgs, startTurnSchema } from './turn-client';
+import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
 import { turnWorkflowInputFrom } from './turn-workflow-input';
 
 const inputOf = (args: StartTurnArgs) => turnWorkflowInputFrom({ args, parsed: startTurnSchema.parse(args) });

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { type TurnWorkflowInput, turnWorkflowInputSchema } from '../contract/turn-workflow';
 import { defaultModelRetry, normalizeInput } from '../core';
-import type { StartTurnArgs, startTurnSchema } from './turn-client';
+import type { StartTurnArgs, startTurnSchema } from './start-turn-args';
 
 /**
  * The workflow input of a turn start. `modelRetry` and `timeouts` are patches over defaults (and over

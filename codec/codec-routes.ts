@@ -2,9 +2,9 @@ import cors from '@fastify/cors';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { isLoopback } from '../dashboard/is-loopback';
-import { secretsMatch } from '../dashboard/token-secrets';
+import { isLoopback } from './is-loopback';
 import { PayloadKeyMissingError } from './payload-key-missing-error';
+import { secretsMatch } from './secrets-match';
 
 /**
  * The Temporal codec server protocol (what the Web UI and `temporal --codec-endpoint` call):

@@ -1,10 +1,10 @@
 import type { Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyServerFactory } from 'fastify';
-import { isLoopback } from '../dashboard/is-loopback';
 import { type CodecAccess, registerCodecRoutes } from './codec-routes';
 import { EncryptionCodec } from './encryption-codec';
 import type { EncryptionKeys } from './encryption-keys';
+import { isLoopback } from './is-loopback';
 
 export interface CodecServer {
   url: string;

@@ -1,6 +1,6 @@
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { FleetWorkerRecord } from './fleet-health';
+import type { FleetWorkerRecord } from './fleet-health-report';
 
 /**
  * Tool success rates over time, kept by the fleet health workflow itself: a point per

@@ -1,8 +1,9 @@
+import { isLoopback } from '../codec/is-loopback';
+import { secretsMatch } from '../codec/secrets-match';
 import type { DashboardConfig } from './dashboard-config';
 import { tokenEnvVar } from './dashboard-config';
-import { isLoopback } from './is-loopback';
 import { csrfCookie, csrfHeader, sessionCookie } from './session-cookies';
-import { derivedSecret, secretsMatch } from './token-secrets';
+import { derivedSecret } from './token-secrets';
 
 export type AccessKind = 'read' | 'action';
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { secretsMatch } from '../codec/secrets-match';
 import { ApiError } from './api-error';
-import { secretsMatch } from './token-secrets';
 
 /**
  * Seals Visibility's page tokens into the API's cursors with an HMAC under a key of this process,

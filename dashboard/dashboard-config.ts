@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isLoopback } from './is-loopback';
+import { isLoopback } from '../codec/is-loopback';
 
 export const tokenEnvVar = 'DURABLE_TURNS_DASHBOARD_TOKEN';
 

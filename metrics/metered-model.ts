@@ -1,6 +1,6 @@
 import type { ModelRequest, ModelStreamPart, TurnModel } from '../core/model/turn-model';
 import type { Usage } from '../core/schema/usage';
-import type { ModelRequestOutcome, TurnMetrics } from './turn-metrics';
+import type { ModelRequestOutcome, TurnMetricsRecorder } from './turn-metrics-recorder';
 
 /**
  * The same model, with each request (each attempt: the engine retries by asking again) counted,
@@ -12,7 +12,13 @@ import type { ModelRequestOutcome, TurnMetrics } from './turn-metrics';
  * A plain iterator rather than an async generator around the model's: a generator adds several
  * promise turns to every part, and a response can have thousands.
  */
-export function meteredModel({ model, metrics }: { model: TurnModel; metrics: TurnMetrics }): TurnModel {
+export function meteredModel({
+  model,
+  metrics,
+}: {
+  model: TurnModel;
+  metrics: TurnMetricsRecorder;
+}): TurnModel {
   const stream = (request: ModelRequest): AsyncIterable<ModelStreamPart> => ({
     [Symbol.asyncIterator]() {
       const inner = model.stream(request)[Symbol.asyncIterator]();

@@ -1,6 +1,6 @@
 import type { ToolPostEvent, TurnObserver } from '../core/hooks/turn-observer';
 import type { JournalEntry } from '../core/schema/journal-entry';
-import type { TurnGaugeSource, TurnMetrics } from './turn-metrics';
+import type { TurnGaugeSource, TurnMetricsRecorder } from './turn-metrics-recorder';
 
 /** The tool label of calls to tools the host does not have: the model names them, so they are unbounded. */
 export const unknownToolLabel = '(unknown)';
@@ -40,7 +40,7 @@ export const metricsEntryTypes: ReadonlySet<JournalEntry['type']> = new Set<Jour
  * from `onEntry`, which only the in-process executor calls: a Temporal worker counts turns
  * through the workflow's metrics sink instead, so nothing is counted twice.
  */
-export function metricsObserver({ metrics }: { metrics: TurnMetrics }): MetricsObserver {
+export function metricsObserver({ metrics }: { metrics: TurnMetricsRecorder }): MetricsObserver {
   const open = new Map<string, OpenTurn>();
   // Entries come in runs of one turn's: most need no lookup at all.
   let lastSeen: string | undefined;

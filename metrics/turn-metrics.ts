@@ -7,17 +7,9 @@ import { BucketHistogram } from './bucket-histogram';
 import { meteredModel } from './metered-model';
 import { type MetricsObserver, metricsObserver } from './metrics-observer';
 import { ToolAttemptSeries } from './tool-attempt-series';
+import type { ModelRequestOutcome, TurnGaugeSource, TurnMetricsRecorder } from './turn-metrics-recorder';
 
-/** How a model request ended, as `durable_turns_model_requests_total{outcome}` says. */
-export type ModelRequestOutcome = 'ok' | 'error' | 'cancelled';
-
-/** What the turn-level gauges read at each scrape: each source's figures are added together. */
-export interface TurnGaugeSource {
-  /** Turns started and not yet ended. */
-  openTurns(): number | Promise<number>;
-  /** Open turns with at least one call waiting for a person's decision. */
-  turnsWaitingForApproval(): number | Promise<number>;
-}
+export type { ModelRequestOutcome, TurnGaugeSource } from './turn-metrics-recorder';
 
 export interface TurnMetricsOptions {
   /** Where the metrics are registered (default: a registry of their own, not prom-client's global one). */
@@ -43,7 +35,7 @@ const defaultTurnBuckets = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 4 * 360
  * Fed by `observer` (tool attempts; turns, in process), `model(…)` (model requests), the turn
  * workflow's metrics sink (turns, on Temporal) and the gauge sources added with `addTurnGauges`.
  */
-export class TurnMetrics {
+export class TurnMetrics implements TurnMetricsRecorder {
   readonly registry: Registry;
   /** Tool attempts and (in process) turn-level figures; pass it in `observers`. */
   readonly observer: MetricsObserver;

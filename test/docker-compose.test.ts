@@ -133,7 +133,7 @@ test('the worker image is built from the repository Dockerfile and runs the buil
   expect(dockerfile).toMatch(/^FROM node:20-slim/m);
   expect(dockerfile).toContain('RUN npm ci');
   expect(dockerfile).toContain('npm run build');
-  expect(dockerfile).toContain('CMD ["node", "dist/worker/main.js"]');
+  expect(dockerfile).toContain('CMD ["node", "dist/cli/worker-main.js"]');
   const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n');
   expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', '.state', '.git']));
 });

@@ -8,7 +8,7 @@ import {
 } from '@opentelemetry/resources';
 import type { Sampler, SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { durableTurnsVersion } from '../worker/installed-versions';
+import { durableTurnsVersion } from '../core/package-version';
 import { captureMessageContentFromEnv } from './capture-message-content';
 import { ChildSpans } from './child-spans';
 import { PooledRandomIdGenerator } from './pooled-random-id-generator';
@@ -61,7 +61,7 @@ export function createTurnTracing({
     idGenerator,
     ...(sampler ? { sampler } : {}),
   });
-  const version = durableTurnsVersion();
+  const version = durableTurnsVersion;
   const tracing: TurnTracing = {
     tracer: provider.getTracer('durable-turns', version),
     spanProcessors,

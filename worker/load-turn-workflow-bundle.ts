@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import { durableTurnsVersion, installedTemporalWorkflowVersion } from './installed-versions';
+import { durableTurnsVersion } from '../core/package-version';
+import { installedTemporalWorkflowVersion } from './installed-versions';
 import type { TurnWorkflowBundle } from './turn-workflow-bundle';
 import {
   readTurnWorkflowBundleManifest,
@@ -55,7 +56,7 @@ function staleness({
   const temporal = installedTemporalWorkflowVersion();
   if (manifest.temporalWorkflowVersion !== temporal)
     return `it was built with @temporalio/workflow ${manifest.temporalWorkflowVersion}, and ${temporal} is installed`;
-  const ours = durableTurnsVersion();
+  const ours = durableTurnsVersion;
   if (manifest.durableTurnsVersion !== ours)
     return `it was built from durable-turns ${manifest.durableTurnsVersion}, and this is ${ours}`;
   if (!isDeepStrictEqual(manifest.workflowInterceptorModules, [...interceptorModuleIds]))

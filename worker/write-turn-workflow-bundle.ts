@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { durableTurnsVersion, installedTemporalWorkflowVersion } from './installed-versions';
+import { durableTurnsVersion } from '../core/package-version';
+import { installedTemporalWorkflowVersion } from './installed-versions';
 import {
   type TurnWorkflowBundleManifest,
   turnWorkflowBundleManifestPath,
@@ -32,7 +33,7 @@ export async function writeTurnWorkflowBundle({
   const manifest: TurnWorkflowBundleManifest = {
     format: 1,
     temporalWorkflowVersion: installedTemporalWorkflowVersion(),
-    durableTurnsVersion: durableTurnsVersion(),
+    durableTurnsVersion: durableTurnsVersion,
     workflowInterceptorModules: [...interceptorModuleIds],
     codeSha256: createHash('sha256').update(code).digest('hex'),
     builtAt: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { secretsMatch } from '../../codec/secrets-match';
 import { credentialOf, sameOrigin } from '../access-decision';
 import { ApiError, parseInput } from '../api-error';
 import { loginBodySchema, sessionResponseSchema } from '../api-schemas';
@@ -7,7 +8,7 @@ import { tokenEnvVar } from '../dashboard-config';
 import type { DashboardContext } from '../dashboard-context';
 import { sendJson } from '../send-json';
 import { cookieOptions, csrfCookie, sessionCookie } from '../session-cookies';
-import { derivedSecret, secretsMatch } from '../token-secrets';
+import { derivedSecret } from '../token-secrets';
 
 const open = { config: { access: 'public' } } as const;
 

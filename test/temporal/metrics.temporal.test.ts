@@ -174,7 +174,7 @@ test('the worker process serves durable-turns metrics and the Temporal SDK worke
   const [metricsPort, sdkPort] = [await freePort(), await freePort()];
   const taskQueue = kit.taskQueue('metrics-process');
   const { address, namespace } = testTemporal();
-  const child = spawn('npx', ['tsx', 'worker/main.ts'], {
+  const child = spawn('npx', ['tsx', 'cli/worker-main.ts'], {
     cwd: path.join(__dirname, '../..'),
     env: {
       ...process.env,

@@ -9,8 +9,8 @@
  * DURABLE_TURNS_SDK_METRICS_PORT serve Prometheus metrics. It is `durable-turns worker`
  * (cli/commands/worker.ts), and takes the same flags.
  *
- *   node dist/worker/main.js        (or: npx tsx worker/main.ts)
+ *   node dist/cli/worker-main.js        (or: npx tsx cli/worker-main.ts)
  */
-import { runCli } from '../cli/run-cli';
+import { runCli } from './run-cli';
 
 runCli({ argv: [...process.argv.slice(0, 2), 'worker', ...process.argv.slice(2)] });

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { activityTimingSchema } from '../contract/turn-workflow';
+import {
+  approvalConfigSchema,
+  budgetSchema,
+  continuationSchema,
+  conversationIdSchema,
+  detectionConfigSchema,
+  dispatchConfigSchema,
+  limitsConfigSchema,
+  retryPolicySchema,
+  timeoutsConfigSchema,
+  turnIdSchema,
+  turnInputSchema,
+} from '../core';
+
+/** What `TurnClient.start` takes, checked before anything reaches Temporal. */
+export const startTurnSchema = z.object({
+  turnId: turnIdSchema,
+  conversationId: conversationIdSchema.optional(),
+  input: turnInputSchema,
+  model: z.string().min(1),
+  dispatch: dispatchConfigSchema.partial().optional(),
+  budget: budgetSchema.optional(),
+  detection: detectionConfigSchema.partial().optional(),
+  approvals: approvalConfigSchema.optional(),
+  /** Retries of a failed model request, decided by the engine (default 5 attempts from 500 ms). */
+  modelRetry: retryPolicySchema.partial().optional(),
+  /** Default time limits of a tool attempt and a model request. */
+  timeouts: timeoutsConfigSchema.partial().optional(),
+  limits: limitsConfigSchema.partial().optional(),
+  /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
+  continuation: continuationSchema.optional(),
+  /** Heartbeat timeout; `toolTimeoutMs`, `modelTimeoutMs` and `modelMaxAttempts` are the older names of `timeouts` and `modelRetry`. */
+  timing: activityTimingSchema.partial().optional(),
+  continueAsNewAfterEvents: z.number().int().positive().optional(),
+  maxOutputBytes: z.number().int().positive().optional(),
+  /** A turn with this id is already running: attach to it (default) or fail. */
+  ifRunning: z.enum(['attach', 'fail']).default('attach'),
+});
+export type StartTurnArgs = z.input<typeof startTurnSchema>;
