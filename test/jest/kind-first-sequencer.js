@@ -1,33 +1,34 @@
-// The order test files start in. Jest runs the files it has timed before longest first and the
-// files it has never timed (every file in a fresh clone, as in CI) by size, which put the suite's
-// longest server tests after hundreds of small unit files, and workers sat idle at the end while one
-// of them ran alone. Here server and package tests start first (they wait on servers and installs,
-// and take longest), then unit tests; within each, jest's own order.
+// The order test files start in: longest first, so that no long file starts late and runs alone
+// at the end while the other workers sit idle. Jest knows a file's time only from earlier runs on
+// this machine; in a fresh clone (as in CI) it ranks files by size, which started the 7-line
+// conformance file (two minutes of server turns) after every unit test. So a file's expected time
+// is, in order: jest's own record of it, else the committed record (file-seconds.json: written by
+// `DURABLE_TURNS_WRITE_TEST_TIMES=1 npm test`), else a guess by kind. Failed files still go first.
 const Sequencer = require('@jest/test-sequencer').default;
 const { statSync } = require('node:fs');
+const path = require('node:path');
+const recorded = require('./file-seconds.json');
 
-/** How early a file of each kind starts when jest has no time for it: lower first. */
-const kindRank = (path) => (/\.(temporal|package)\.test\.ts$/.test(path) ? 0 : 1);
+const root = path.join(__dirname, '..', '..');
 
-const size = (path) => {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-};
+/** Seconds a file of this kind takes when nothing better is known: server and package tests wait on servers and installs. */
+const guessSeconds = (file) => (/\.(temporal|package)\.test\.ts$/.test(file) ? 15 : 1);
+
+const size = (file) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
 class KindFirstSequencer extends Sequencer {
   sort(tests) {
-    for (const test of tests) test.duration = this.time(test);
-    const timed = (test) => (test.duration == null ? 0 : 1);
+    const expected = new Map();
+    for (const test of tests) {
+      test.duration = this.time(test);
+      const relative = path.relative(root, test.path).split(path.sep).join('/');
+      const seconds = test.duration != null ? test.duration / 1000 : recorded[relative];
+      expected.set(test, seconds ?? guessSeconds(relative));
+    }
     return [...tests].sort(
       (a, b) =>
         Number(this.hasFailed(b)) - Number(this.hasFailed(a)) ||
-        kindRank(a.path) - kindRank(b.path) ||
-        // As jest does: a file it has not timed is new, and may be long; then longest first.
-        timed(a) - timed(b) ||
-        (b.duration ?? 0) - (a.duration ?? 0) ||
+        expected.get(b) - expected.get(a) ||
         size(b.path) - size(a.path),
     );
   }
