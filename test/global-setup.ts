@@ -3,6 +3,7 @@ import path from 'node:path';
 import { turnSearchAttributeList } from '../contract/search-attributes';
 import { ensureTemporal } from '../devserver';
 import { buildTurnWorkflowBundle } from '../worker/build-turn-workflow-bundle';
+import { ensureChromium } from './support/ensure-chromium';
 import { suiteWorkflowBundleVariable } from './support/suite-workflow-bundle';
 import { saveTestTemporalHandle } from './support/test-temporal-handle';
 import { throwawayStateRoot } from './support/throwaway-dir';
@@ -17,8 +18,11 @@ import { throwawayStateRoot } from './support/throwaway-dir';
  * Meanwhile it bundles the turn workflow once, from the sources as they are now, and names the
  * bundle in DURABLE_TURNS_WORKFLOW_BUNDLE: every worker the tests create (in their own processes
  * too) runs it instead of bundling again, ~5 s of CPU each, which was minutes of the suite.
+ * First of all it makes sure of Chromium for the browser tests (see ensureChromium).
  */
 export default async function globalSetup(): Promise<void> {
+  const log = (line: string) => process.stderr.write(`[durable-turns test setup] ${line}\n`);
+  ensureChromium({ log });
   const stateDir = await fs.mkdtemp(path.join(throwawayStateRoot().dir, 'durable-turns-test-'));
   const [temporal, bundle] = await Promise.allSettled([
     ensureTemporal({
@@ -27,7 +31,7 @@ export default async function globalSetup(): Promise<void> {
       headless: true,
       // The state is deleted after the run, so teardown need not wait ~3 s for a clean shutdown.
       stopTimeoutMs: 0,
-      log: (line) => process.stderr.write(`[durable-turns test setup] ${line}\n`),
+      log,
     }),
     buildTurnWorkflowBundle({ outFile: path.join(stateDir, 'workflow-bundle', 'turn-workflows.js') }),
   ]);
