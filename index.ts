@@ -9,6 +9,8 @@
 
 export type { CallOutcome, TurnOutcome, TurnResult } from './core/engine/turn-outcome';
 export { transcriptProblems } from './core/engine/validate-transcript';
+// Models
+export { DurableTurnsError } from './core/errors/durable-turns-error';
 export {
   type HealthStatus,
   type ToolHealthOptions,
@@ -24,8 +26,13 @@ export type {
   TurnHooks,
 } from './core/hooks/turn-hooks';
 export type { ModelDeltaEvent, ToolPostEvent, ToolPreEvent, TurnObserver } from './core/hooks/turn-observer';
-// Models
-export type { ModelError, ModelRequest, ModelStreamPart, ToolSpec, TurnModel } from './core/model/turn-model';
+export {
+  ModelError,
+  type ModelRequest,
+  type ModelStreamPart,
+  type ToolSpec,
+  type TurnModel,
+} from './core/model/turn-model';
 export {
   isTranscriptEvent,
   type JournalEntry,

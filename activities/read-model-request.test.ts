@@ -3,13 +3,13 @@ import type { KnownTranscript } from '../contract/turn-workflow';
 import { TurnEngine } from '../core';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
-import { packCarried, unpackCarried } from '../workflows/carried-turn';
 import {
   answerModelRequest,
   type HeldCounts,
   inlineRequestContext,
   transcriptDigests,
-} from '../workflows/model-request-answer';
+} from '../workflows/activity-starts/model-request-answer';
+import { packCarried, unpackCarried } from '../workflows/turn/carried-turn';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 

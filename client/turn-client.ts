@@ -14,6 +14,7 @@ import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
 import { turnWorkflowType } from '../contract/turn-workflow';
 import type { TurnStatus } from '../core';
+import { formatIssues } from '../core/schema/format-issues';
 import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { FleetHealthClient } from './fleet-health-client';
 import type { FleetHealthView } from './fleet-health-view';
@@ -77,9 +78,7 @@ export class TurnClient {
   async start(args: StartTurnArgs): Promise<TurnHandle> {
     const parsed = startTurnSchema.safeParse(args);
     if (!parsed.success) {
-      throw new Error(
-        `invalid turn: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`,
-      );
+      throw new Error(`invalid turn: ${formatIssues(parsed.error)}`);
     }
     const a = parsed.data;
     const input = turnWorkflowInputFrom({ args, parsed: a });

@@ -17,6 +17,7 @@ import {
   type TurnStateView,
   viewAt,
 } from '../core';
+import { formatIssues } from '../core/schema/format-issues';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
 
@@ -178,9 +179,7 @@ export class TurnHandle {
   private async decide(decision: unknown): Promise<void> {
     const parsed = approvalSchema.safeParse(decision);
     if (!parsed.success)
-      throw new Error(
-        `malformed approval: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
     await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });
   }
 }

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { DurableTurnsError, hasMarker } from '../core/errors/durable-turns-error';
+
+const encryptionKeysMarker = Symbol.for('durable-turns.encryption-keys-error');
 
 /** The environment variable the worker, clients, CLI and dashboard read their keys from. */
 export const encryptionKeysVariable = 'DURABLE_TURNS_ENCRYPTION_KEYS';
@@ -22,8 +25,17 @@ export interface EncryptionKeys {
 }
 
 /** A key variable that does not parse: says what is wrong and the format, never a key's bytes. */
-export class EncryptionKeysError extends Error {
+export class EncryptionKeysError extends DurableTurnsError {
+  readonly [encryptionKeysMarker] = true;
   override readonly name = 'EncryptionKeysError';
+
+  constructor(message: string) {
+    super(message, { code: 'encryption-keys-invalid' });
+  }
+
+  static override isInstance(error: unknown): error is EncryptionKeysError {
+    return hasMarker(error, encryptionKeysMarker);
+  }
 }
 
 /**

@@ -24,6 +24,11 @@ export const attemptLostType = 'ToolAttemptLost';
  * tool never ran. The codec's `PayloadKeyMissingError` has this name, and the SDK makes it the type.
  */
 export const payloadKeyMissingType = 'PayloadKeyMissingError';
+/**
+ * An activity whose input does not read as the contract says: a bug or a version skew between
+ * workflow and worker, which another attempt would not cure.
+ */
+export const activityInputInvalidType = 'ActivityInputInvalid';
 
 /**
  * A model request's context sent with the request itself, when what it adds to the previous

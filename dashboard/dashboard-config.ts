@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isLoopback } from '../codec/is-loopback';
+import { formatIssues } from '../core/schema/format-issues';
 
 export const tokenEnvVar = 'DURABLE_TURNS_DASHBOARD_TOKEN';
 
@@ -34,9 +35,7 @@ export interface DashboardConfig extends z.infer<typeof dashboardOptionsSchema> 
 export function dashboardConfig({ options }: { options: DashboardOptions }): DashboardConfig {
   const parsed = dashboardOptionsSchema.safeParse(options);
   if (!parsed.success)
-    throw new Error(
-      `invalid dashboard settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'options'}: ${i.message}`).join('; ')}`,
-    );
+    throw new Error(`invalid dashboard settings: ${formatIssues(parsed.error, { root: 'options' })}`);
   const config = { ...parsed.data, loopback: isLoopback({ host: parsed.data.host }) };
   if (!config.loopback && config.token === undefined)
     throw new Error(

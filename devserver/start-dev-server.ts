@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, promises as fs, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { formatIssues } from '../core/schema/format-issues';
 import { ensureSearchAttributes, type SearchAttributeSpec } from './ensure-search-attributes';
 import { fastQueueReaderConfig } from './fast-queue-readers';
 import { freePort } from './free-port';
@@ -104,7 +105,7 @@ export async function startDevServer({
   const parsed = optionsSchema.safeParse({ namespace, port, uiPort, readyTimeoutMs, stopTimeoutMs });
   if (!parsed.success) {
     throw new TemporalSetupError(
-      `Invalid startDevServer options: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `Invalid startDevServer options: ${formatIssues(parsed.error, { root: 'options' })}`,
     );
   }
   const stateFolder = path.resolve(stateDir);

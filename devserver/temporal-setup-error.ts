@@ -1,3 +1,5 @@
+import { DurableTurnsError, hasMarker } from '../core/errors/durable-turns-error';
+
 const marker = Symbol.for('durable-turns.TemporalSetupError');
 
 /**
@@ -8,15 +10,15 @@ const marker = Symbol.for('durable-turns.TemporalSetupError');
  * The `Symbol.for` marker lets `isInstance` work across copies of this module (a bundled worker
  * and the app can load two), where `instanceof` would not.
  */
-export class TemporalSetupError extends Error {
+export class TemporalSetupError extends DurableTurnsError {
   readonly [marker] = true;
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message, { code: 'temporal-setup', ...options });
     this.name = 'TemporalSetupError';
   }
 
-  static isInstance(value: unknown): value is TemporalSetupError {
-    return typeof value === 'object' && value !== null && marker in value;
+  static override isInstance(value: unknown): value is TemporalSetupError {
+    return hasMarker(value, marker);
   }
 }

@@ -23,6 +23,7 @@ import {
   turnConfigSchema,
   turnInputSchema,
 } from '../core';
+import { formatIssues } from '../core/schema/format-issues';
 import type { TurnTracing } from '../tracing/turn-tracing';
 import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
 import { driveTurn } from './drive-turn';
@@ -137,8 +138,7 @@ export class InProcessExecutor {
   ): Promise<TurnResult> {
     assertTurnId(turnId);
     const parsedInput = turnInputSchema.safeParse(input);
-    if (!parsedInput.success)
-      throw new Error(`invalid turn input: ${parsedInput.error.issues.map((i) => i.message).join('; ')}`);
+    if (!parsedInput.success) throw new Error(`invalid turn input: ${formatIssues(parsedInput.error)}`);
     const config = this.turnConfig();
     this.claim(turnId);
     return this.driving(turnId, async () => {
@@ -279,9 +279,7 @@ export class InProcessExecutor {
       ...(this.options.continuation ? { continuation: this.options.continuation } : {}),
     });
     if (!parsed.success)
-      throw new Error(
-        `invalid turn configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
+      throw new Error(`invalid turn configuration: ${formatIssues(parsed.error, { root: 'config' })}`);
     this.config = parsed.data;
     return parsed.data;
   }

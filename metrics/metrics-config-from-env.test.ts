@@ -22,7 +22,7 @@ test('each port turns its endpoint on, bound to 127.0.0.1 unless DURABLE_TURNS_M
 
 test('a port that is not one is an error that names the variable', () => {
   expect(() => metricsConfigFromEnv({ env: { DURABLE_TURNS_METRICS_PORT: 'nine' } })).toThrow(
-    /DURABLE_TURNS_METRICS_PORT .*integer 0–65535/,
+    /DURABLE_TURNS_METRICS_PORT: .*integer 0–65535/,
   );
   expect(() => metricsConfigFromEnv({ env: { DURABLE_TURNS_SDK_METRICS_PORT: '70000' } })).toThrow(
     /DURABLE_TURNS_SDK_METRICS_PORT/,

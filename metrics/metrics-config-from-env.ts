@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatIssues } from '../core/schema/format-issues';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 
@@ -29,7 +30,7 @@ export function metricsConfigFromEnv({ env }: { env: NodeJS.ProcessEnv }): Metri
   const parsed = envSchema.safeParse(blankless);
   if (!parsed.success)
     throw new Error(
-      `invalid metrics settings: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')} (a port is an integer 0–65535; unset it to turn that endpoint off)`,
+      `invalid metrics settings: ${formatIssues(parsed.error, { root: 'settings' })} (a port is an integer 0–65535; unset it to turn that endpoint off)`,
     );
   const {
     DURABLE_TURNS_METRICS_PORT: own,

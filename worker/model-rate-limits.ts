@@ -1,6 +1,7 @@
 import { Worker, type WorkerOptions, type WorkerPlugin } from '@temporalio/worker';
 import { z } from 'zod';
 import { modelTaskQueue } from '../contract/activities';
+import { formatIssues } from '../core/schema/format-issues';
 
 /**
  * A model's request rate across the whole fleet. Temporal's server holds it: the model's requests
@@ -29,9 +30,7 @@ export function modelQueuesOf({
 }): Map<string, string> {
   const parsed = limitsSchema.safeParse(limits ?? {});
   if (!parsed.success)
-    throw new Error(
-      `modelRateLimits: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
+    throw new Error(`modelRateLimits: ${formatIssues(parsed.error, { root: 'modelRateLimits' })}`);
   const unknown = Object.keys(parsed.data).filter((name) => !models.has(name));
   if (unknown.length > 0)
     throw new Error(

@@ -40,10 +40,10 @@ export function turnWorkflowBundle({
 
 /**
  * Modules evaluated once per workflow context and shared by every run on it (see
- * workflows/preloaded-zod.ts for why that is sound): zod.
+ * workflows/sandbox/preloaded-zod.ts for why that is sound): zod.
  */
 export function turnWorkflowPreloadModules(): string[] {
-  return [require.resolve('../workflows/preloaded-zod')];
+  return [require.resolve('../workflows/sandbox/preloaded-zod')];
 }
 
 const quietLogger = {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BundleOptions } from '@temporalio/worker';
 import { z } from 'zod';
-import { type IntrinsicName, intrinsics } from '../workflows/intrinsics';
+import { type IntrinsicName, intrinsics } from '../workflows/sandbox/intrinsics';
 
 type WebpackConfiguration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 type WebpackPlugin = NonNullable<WebpackConfiguration['plugins']>[number];
@@ -22,7 +22,7 @@ type WebpackPlugin = NonNullable<WebpackConfiguration['plugins']>[number];
  *   parts are used. Only bare `zod` is aliased (all the workflow imports), so one zod is bundled.
  *
  * - Every free `Object`, `Math`, `JSON`, … in a bundled module is bound to the copy that
- *   `workflows/intrinsics.ts` read once (webpack's `ProvidePlugin`): in the sandbox a global read is
+ *   `workflows/sandbox/intrinsics.ts` read once (webpack's `ProvidePlugin`): in the sandbox a global read is
  *   ~25× slower than a binding, and a workflow task reads thousands.
  *
  * None of this changes what the workflow does, only which unused code it carries and how fast it
@@ -78,7 +78,7 @@ function esModuleEntry({ packageName }: { packageName: string }): string | undef
 }
 
 /**
- * Binds each free built-in name in a module to `workflows/intrinsics.ts`'s copy. The plugin comes
+ * Binds each free built-in name in a module to `workflows/sandbox/intrinsics.ts`'s copy. The plugin comes
  * from the webpack that `@temporalio/worker` bundles with, so it taps that compiler's hooks.
  */
 function intrinsicsPlugin(): WebpackPlugin {
@@ -86,7 +86,7 @@ function intrinsicsPlugin(): WebpackPlugin {
   const { ProvidePlugin } = require(webpackPath) as {
     ProvidePlugin: new (definitions: Record<string, string[]>) => WebpackPlugin;
   };
-  const intrinsicsModule = require.resolve('../workflows/intrinsics');
+  const intrinsicsModule = require.resolve('../workflows/sandbox/intrinsics');
   return new ProvidePlugin(
     Object.fromEntries(
       (Object.keys(intrinsics) as IntrinsicName[]).map((name) => [

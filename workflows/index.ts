@@ -1,7 +1,7 @@
 // The workflow bundle's entry point: the worker registers workflows from this file.
-import type * as FleetHealth from './fleet-health-workflow';
+import type * as FleetHealth from './fleet-health/fleet-health-workflow';
 
-export { turnWorkflow } from './turn-workflow';
+export { turnWorkflow } from './turn/turn-workflow';
 
 /**
  * The fleet-health workflow, its modules evaluated only when one of its runs starts: a workflow run
@@ -12,6 +12,6 @@ export function fleetHealthWorkflow(
   ...args: Parameters<typeof FleetHealth.fleetHealthWorkflow>
 ): ReturnType<typeof FleetHealth.fleetHealthWorkflow> {
   // A call, not an import: webpack bundles the module and evaluates it here, on first call.
-  const loaded = require('./fleet-health-workflow') as typeof FleetHealth;
+  const loaded = require('./fleet-health/fleet-health-workflow') as typeof FleetHealth;
   return loaded.fleetHealthWorkflow(...args);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LoopDetector } from '../detection/loop-detector';
 import { attemptResultSchema } from '../schema/attempt-result';
+import { formatIssues } from '../schema/format-issues';
 import { messageSchema } from '../schema/messages';
 import { preparedCallSchema } from '../schema/prepared-call';
 import { type ToolOutput, toolOutputSchema } from '../schema/tool-output';
@@ -160,12 +161,7 @@ export function snapshotOf(state: TurnState): TurnSnapshot {
 export function stateFromSnapshot(raw: unknown): TurnState {
   const parsed = storedTurnSnapshotSchema.safeParse(raw);
   if (!parsed.success)
-    throw new Error(
-      `cannot restore turn state: ${parsed.error.issues
-        .slice(0, 3)
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')}`,
-    );
+    throw new Error(`cannot restore turn state: ${formatIssues(parsed.error, { root: 'snapshot' })}`);
   const {
     schemaVersion: _version,
     batch,

@@ -1,3 +1,4 @@
+import { DurableTurnsError, hasMarker } from '../errors/durable-turns-error';
 import type { Message } from '../schema/messages';
 import type { Usage } from '../schema/usage';
 
@@ -46,19 +47,22 @@ export interface TurnModel {
 
 const modelErrorMarker = Symbol.for('durable-turns.model-error');
 
-/** A failed model request. `retryable` says whether asking again may help (rate limits, 5xx). */
-export class ModelError extends Error {
+/**
+ * A failed model request. `retryable` says whether asking again may help (rate limits, 5xx); the
+ * code says the same: `model-transient` or `model-rejected`.
+ */
+export class ModelError extends DurableTurnsError {
   readonly [modelErrorMarker] = true;
   constructor(
     message: string,
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    super(message, { code: retryable ? 'model-transient' : 'model-rejected' });
     this.name = 'ModelError';
   }
 
-  static isInstance(error: unknown): error is ModelError {
-    return typeof error === 'object' && error !== null && modelErrorMarker in error;
+  static override isInstance(error: unknown): error is ModelError {
+    return hasMarker(error, modelErrorMarker);
   }
 }

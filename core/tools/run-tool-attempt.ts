@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DurableTurnsError, hasMarker } from '../errors/durable-turns-error';
 import type { ToolHealthRegistry } from '../health/tool-health-registry';
 import type { ToolHookContext, TurnHooks } from '../hooks/turn-hooks';
 import {
@@ -48,10 +49,21 @@ export interface RunToolAttemptArgs {
   timeoutMs?: number;
 }
 
-/** Thrown by a tool to say "do not try this again". */
-export class NonRetryableToolError extends Error {
-  override name = 'NonRetryableToolError';
+const nonRetryableMarker = Symbol.for('durable-turns.non-retryable-tool-error');
+
+/** Thrown by a tool to say "do not try this again" (code `tool-non-retryable`). */
+export class NonRetryableToolError extends DurableTurnsError {
+  readonly [nonRetryableMarker] = true;
   readonly retryable = false;
+
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message ?? '', { code: 'tool-non-retryable', ...options });
+    this.name = 'NonRetryableToolError';
+  }
+
+  static override isInstance(error: unknown): error is NonRetryableToolError {
+    return hasMarker(error, nonRetryableMarker);
+  }
 }
 
 /**

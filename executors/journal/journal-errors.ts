@@ -1,3 +1,5 @@
+import { DurableTurnsError, hasMarker } from '../../core/errors/durable-turns-error';
+
 /**
  * Journal errors carry a `Symbol.for` marker so `isInstance` works across module copies (the
  * worker and the bundled workflow code may each load their own copy).
@@ -6,18 +8,16 @@ const marker = Symbol.for('durable-turns.journal-error');
 
 export type JournalErrorCode = 'lease-held' | 'stale-fence' | 'version-conflict' | 'lease-released';
 
-export class JournalError extends Error {
+export class JournalError extends DurableTurnsError {
   readonly [marker] = true;
-  constructor(
-    readonly code: JournalErrorCode,
-    message: string,
-  ) {
-    super(message);
+  declare readonly code: JournalErrorCode;
+  constructor(code: JournalErrorCode, message: string) {
+    super(message, { code });
     this.name = 'JournalError';
   }
 
-  static isInstance(error: unknown): error is JournalError {
-    return typeof error === 'object' && error !== null && marker in error;
+  static override isInstance(error: unknown): error is JournalError {
+    return hasMarker(error, marker);
   }
 
   static leaseHeld(turnId: string, holder: string, until: number): JournalError {

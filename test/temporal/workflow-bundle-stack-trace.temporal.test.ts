@@ -17,7 +17,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const turnWorkflowSource = path.join(__dirname, '..', '..', 'workflows', 'turn-workflow.ts');
+const turnWorkflowSource = path.join(__dirname, '..', '..', 'workflows', 'turn', 'turn-workflow.ts');
 
 // The bundle's source map carries mappings but not the sources' text (turnWorkflowWebpackConfig):
 // what a stack trace needs must still be there.
@@ -54,9 +54,9 @@ describe('a worker running a prebuilt workflow bundle', () => {
 
     // No frame is left in the bundle's own code: every one was mapped back.
     expect(stack).not.toMatch(/turn-workflows\.js|workflow-bundle-/);
-    const frames = [...stack.matchAll(/\(([^()]+\/workflows\/turn-workflow\.ts):(\d+):\d+\)/g)];
+    const frames = [...stack.matchAll(/\(([^()]+\/workflows\/turn\/turn-workflow\.ts):(\d+):\d+\)/g)];
     if (frames.length === 0)
-      throw new Error(`the stack names no line of workflows/turn-workflow.ts:\n${stack}`);
+      throw new Error(`the stack names no line of workflows/turn/turn-workflow.ts:\n${stack}`);
     for (const frame of frames) expect(frame[1]).toBe(turnWorkflowSource);
     // Among the lines it names is the one the turn is waiting at (an approval: the wait for the
     // next host event, parked on the queue), and no line of the queue's own bookkeeping.

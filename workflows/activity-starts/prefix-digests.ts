@@ -1,4 +1,4 @@
-import { stableHash } from '../core';
+import { stableHash } from '../../core';
 
 /**
  * Digests of a list's prefixes, each chained from the one before: the digest of the first n items

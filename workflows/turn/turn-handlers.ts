@@ -7,10 +7,11 @@ import {
   progressQuery,
   stateQuery,
   type TurnWorkflowInput,
-} from '../contract/turn-workflow';
-import { turnStateView } from '../core';
+} from '../../contract/turn-workflow';
+import { turnStateView } from '../../core';
+import { formatIssues } from '../../core/schema/format-issues';
+import { answerModelRequest, type TranscriptDigests } from '../activity-starts/model-request-answer';
 import type { HostEventSink } from './host-event-queue';
-import { answerModelRequest, type TranscriptDigests } from './model-request-answer';
 import type { TurnRecord } from './turn-record';
 
 /**
@@ -74,7 +75,7 @@ export function installTurnHandlers({
       validator: (approval) => {
         const parsed = approvalSchema.safeParse(approval);
         if (!parsed.success)
-          throw new Error(`malformed approval: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
+          throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
         const awaiting = turnStateView(engine.view, Date.now()).calls.find(
           (c) => c.toolCallId === approval.toolCallId,
         );

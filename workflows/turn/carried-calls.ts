@@ -1,4 +1,4 @@
-import type { CallPolicy, PreparedCall, TranscriptEvent } from '../core';
+import type { CallPolicy, PreparedCall, TranscriptEvent } from '../../core';
 
 /** A call carried by reference: `[key order, policy]`, indexes into the tables carried with it. */
 type CallRef = [shape: number, policy: number];

@@ -9,12 +9,12 @@ import {
   fleetHealthWorkflowType,
   reportHealthSignal,
   type WorkerHealthReport,
-} from '../contract/fleet-health';
-import { echoTool } from '../test/support/echo-tool';
-import { toolSnapshot } from '../test/support/fleet-health-state';
-import { suiteWorkflowBundle } from '../test/support/suite-workflow-bundle';
-import { TemporalKit } from '../test/temporal/support/kit';
-import { pollFor } from '../test/temporal/support/poll';
+} from '../../contract/fleet-health';
+import { echoTool } from '../../test/support/echo-tool';
+import { toolSnapshot } from '../../test/support/fleet-health-state';
+import { suiteWorkflowBundle } from '../../test/support/suite-workflow-bundle';
+import { TemporalKit } from '../../test/temporal/support/kit';
+import { pollFor } from '../../test/temporal/support/poll';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());

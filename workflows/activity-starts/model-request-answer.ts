@@ -1,10 +1,10 @@
-import type { InlineRequestContext } from '../contract/activities';
+import type { InlineRequestContext } from '../../contract/activities';
 import {
   type KnownTranscript,
   knownTranscriptSchema,
   type ModelRequestContext,
-} from '../contract/turn-workflow';
-import { type Message, stableHash, type TurnState } from '../core';
+} from '../../contract/turn-workflow';
+import { type Message, stableHash, type TurnState } from '../../core';
 import { PrefixDigests } from './prefix-digests';
 
 /** A workflow run's digests of its transcript's prefixes, kept between model requests. */

@@ -1,5 +1,5 @@
 import { patched } from '@temporalio/workflow';
-import { engineRevision } from '../core';
+import { engineRevision } from '../../core';
 
 /**
  * The one marker a run begun by today's code records. Each patch costs a run two events (the

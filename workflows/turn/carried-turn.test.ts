@@ -8,10 +8,10 @@ import {
   scriptedModel,
 } from 'durable-turns';
 import { z } from 'zod';
-import { packJson } from '../contract/packed-json';
-import { TurnEngine } from '../core';
-import { MemoryJournal } from '../executors/journal/memory-journal';
-import { echoTool as echo } from '../test/support/echo-tool';
+import { packJson } from '../../contract/packed-json';
+import { TurnEngine } from '../../core';
+import { MemoryJournal } from '../../executors/journal/memory-journal';
+import { echoTool as echo } from '../../test/support/echo-tool';
 import { type PackedCarry, packCarried, unpackCarried } from './carried-turn';
 
 const write = defineTool({
@@ -135,7 +135,10 @@ describe('a carried turn', () => {
       readFileSync(join(__dirname, 'fixtures', 'carried-turn-v1.json'), 'utf8'),
     ) as PackedCarry;
     const written = JSON.parse(
-      readFileSync(join(__dirname, '..', 'core', 'engine', 'fixtures', 'turn-snapshot-v1.json'), 'utf8'),
+      readFileSync(
+        join(__dirname, '..', '..', 'core', 'engine', 'fixtures', 'turn-snapshot-v1.json'),
+        'utf8',
+      ),
     );
     const unpacked = unpackCarried(older);
     // All of it but the counts, which the windowed detector drops.

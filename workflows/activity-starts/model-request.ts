@@ -12,13 +12,13 @@ import {
   isModelRouted,
   modelRejectedType,
   type TurnActivities,
-} from '../contract/activities';
-import type { TurnWorkflowInput } from '../contract/turn-workflow';
-import type { ModelCall, ModelFailure, TurnState } from '../core';
+} from '../../contract/activities';
+import type { TurnWorkflowInput } from '../../contract/turn-workflow';
+import type { ModelCall, ModelFailure, TurnState } from '../../core';
+import type { HostEventSink } from '../turn/host-event-queue';
+import { modelSummary } from '../web-ui/model-summary';
 import { failureMessage } from './failure-message';
-import type { HostEventSink } from './host-event-queue';
 import { type HeldCounts, inlineRequestContext, type TranscriptDigests } from './model-request-answer';
-import { modelSummary } from './model-summary';
 
 /**
  * The most JSON a request's context may add to its activity's input: a wave of small outputs

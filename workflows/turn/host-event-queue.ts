@@ -2,7 +2,7 @@ import { CancellationScope } from '@temporalio/workflow';
 // The SDK's own way to keep its bookkeeping promises out of the `__stack_trace` query (as
 // `condition` does with its cancellation handler): not in its index, so from its module.
 import { untrackPromise } from '@temporalio/workflow/lib/stack-helpers';
-import type { HostEvent } from '../core';
+import type { HostEvent } from '../../core';
 
 /** Where the turn's handlers and activities put what happened, for the workflow's loop to feed. */
 export interface HostEventSink {

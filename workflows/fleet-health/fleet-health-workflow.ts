@@ -7,8 +7,8 @@ import {
   reportHealthSignal,
   workerHealthReportSchema,
   workerLeftSignal,
-} from '../contract/fleet-health';
-import { fleetHealthHistoryQuery, HealthHistory, healthPointOf } from '../contract/fleet-health-history';
+} from '../../contract/fleet-health';
+import { fleetHealthHistoryQuery, HealthHistory, healthPointOf } from '../../contract/fleet-health-history';
 import { FleetRoster } from './fleet-health-roster';
 
 /**

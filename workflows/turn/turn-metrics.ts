@@ -1,6 +1,6 @@
 import { proxySinks, workflowInfo } from '@temporalio/workflow';
-import type { TurnMetricsSinks } from '../contract/turn-metrics-sinks';
-import type { TurnStatus } from '../core';
+import type { TurnMetricsSinks } from '../../contract/turn-metrics-sinks';
+import type { TurnStatus } from '../../core';
 
 const { durableTurnsMetrics } = proxySinks<TurnMetricsSinks>();
 

@@ -1,4 +1,4 @@
-import { fleetWorkerRecordSchema, type WorkerHealthReport } from '../contract/fleet-health';
+import { fleetWorkerRecordSchema, type WorkerHealthReport } from '../../contract/fleet-health';
 import { FleetRoster } from './fleet-health-roster';
 
 const snapshot = (toolName: string, attempts: number) => ({

@@ -1,4 +1,4 @@
-import { feedHostEvent, type HostEvent, type PreparedCall, TurnEngine } from '../core';
+import { feedHostEvent, type HostEvent, type PreparedCall, TurnEngine } from '../../core';
 import { modelSummary } from './model-summary';
 import { toolSummary } from './tool-summary';
 import { TurnDetails } from './turn-details';

@@ -1,7 +1,7 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { upsertSearchAttributes } from '@temporalio/workflow';
-import { modelKey, tokensKey, toolCallsKey } from '../contract/search-attributes';
-import { type TurnState, totalTokens } from '../core';
+import { modelKey, tokensKey, toolCallsKey } from '../../contract/search-attributes';
+import { type TurnState, totalTokens } from '../../core';
 
 import type { WorkflowRevision } from './workflow-revision';
 

@@ -1,5 +1,5 @@
-import type { ProgressEntry, TurnWorkflowInput } from '../contract/turn-workflow';
-import { isTranscriptEvent, type JournalEntry, type TranscriptEvent, TurnEngine } from '../core';
+import type { ProgressEntry, TurnWorkflowInput } from '../../contract/turn-workflow';
+import { isTranscriptEvent, type JournalEntry, type TranscriptEvent, TurnEngine } from '../../core';
 import { type CarriedTurn, type PackedChunks, unpackCarried } from './carried-turn';
 
 /** Watchers read progress by query from this many recent entries. */

@@ -1,4 +1,4 @@
-import type { FleetWorkerRecord, WorkerHealthReport } from '../contract/fleet-health';
+import type { FleetWorkerRecord, WorkerHealthReport } from '../../contract/fleet-health';
 
 /**
  * The fleet health workflow's state: each worker's last report, keyed by identity. Pure (the

@@ -1,5 +1,5 @@
-import type { ToolOutputStatus, TurnEngine } from '../core';
-import { needsApproval } from '../core/engine/plan-launches';
+import type { ToolOutputStatus, TurnEngine } from '../../core';
+import { needsApproval } from '../../core/engine/plan-launches';
 
 type CallCount = ToolOutputStatus | 'running' | 'awaiting approval' | 'retry wait' | 'pending';
 const countOrder: readonly CallCount[] = [

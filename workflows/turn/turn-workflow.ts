@@ -8,25 +8,25 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { packJson } from '../contract/packed-json';
-import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../contract/search-attributes';
-import type { TurnWorkflowInput, TurnWorkflowResult } from '../contract/turn-workflow';
-import { turnWorkflowInputSchema } from '../contract/turn-workflow';
-import { awaitingBackground, feedHostEvent, type TurnOperation } from '../core';
-import { callLabel } from './call-label';
+import { packJson } from '../../contract/packed-json';
+import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../../contract/search-attributes';
+import type { TurnWorkflowInput, TurnWorkflowResult } from '../../contract/turn-workflow';
+import { turnWorkflowInputSchema } from '../../contract/turn-workflow';
+import { awaitingBackground, feedHostEvent, type TurnOperation } from '../../core';
+import { ModelActivity } from '../activity-starts/model-request';
+import { transcriptDigests } from '../activity-starts/model-request-answer';
+import { ToolActivities } from '../activity-starts/tool-attempts';
+import { callLabel } from '../web-ui/call-label';
+import { CurrentDetails } from '../web-ui/current-details';
+import { modelSummary } from '../web-ui/model-summary';
+import { TurnDetails } from '../web-ui/turn-details';
+import { waitSummary } from '../web-ui/wait-summary';
 import { packCarried } from './carried-turn';
-import { CurrentDetails } from './current-details';
 import { HostEventQueue } from './host-event-queue';
-import { ModelActivity } from './model-activity';
-import { transcriptDigests } from './model-request-answer';
-import { modelSummary } from './model-summary';
-import { ToolActivities } from './tool-activities';
-import { TurnDetails } from './turn-details';
 import { installTurnHandlers } from './turn-handlers';
 import { TurnListAttributes } from './turn-list-attributes';
 import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
 import { openTurnRecord, type TurnRecord } from './turn-record';
-import { waitSummary } from './wait-summary';
 import { workflowRevision } from './workflow-revision';
 
 /**

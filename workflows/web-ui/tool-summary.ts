@@ -1,4 +1,4 @@
-import type { PreparedCall } from '../core';
+import type { PreparedCall } from '../../core';
 import { callLabel } from './call-label';
 import { jsonPreview } from './json-preview';
 

@@ -14,8 +14,8 @@ import {
   payloadKeyMissingType,
   type RunToolOutput,
   type TurnActivities,
-} from '../contract/activities';
-import type { TurnWorkflowInput } from '../contract/turn-workflow';
+} from '../../contract/activities';
+import type { TurnWorkflowInput } from '../../contract/turn-workflow';
 import {
   type CallPolicy,
   type HostEvent,
@@ -25,10 +25,10 @@ import {
   quickChainWindowMs,
   type ToolStart,
   type TurnEngine,
-} from '../core';
+} from '../../core';
+import type { HostEventSink } from '../turn/host-event-queue';
+import { toolSummary } from '../web-ui/tool-summary';
 import { failureMessage } from './failure-message';
-import type { HostEventSink } from './host-event-queue';
-import { toolSummary } from './tool-summary';
 
 /**
  * Runs tool attempts as activities (activity id = tool call id) and queues how each ended. It

@@ -1,4 +1,4 @@
-import type { PreparedCall } from '../core';
+import type { PreparedCall } from '../../core';
 
 /** Names and ids come from the model: long ones are cut so a label stays one short line. */
 const labelChars = 48;

@@ -1,5 +1,5 @@
 /**
- * The turn bundle preloads zod (workflows/preloaded-zod.ts): the SDK then deep-freezes what zod
+ * The turn bundle preloads zod (workflows/sandbox/preloaded-zod.ts): the SDK then deep-freezes what zod
  * exports, and every run's schemas use that frozen zod. Here zod is loaded afresh, frozen as the
  * SDK's reusable V8 context freezes a preloaded module, and then used as a turn's modules use it.
  */

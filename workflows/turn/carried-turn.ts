@@ -1,5 +1,5 @@
-import { packJson, unpackJson } from '../contract/packed-json';
-import { messagesFromEvents, type StoredTurnSnapshot, type TranscriptEvent } from '../core';
+import { packJson, unpackJson } from '../../contract/packed-json';
+import { messagesFromEvents, type StoredTurnSnapshot, type TranscriptEvent } from '../../core';
 import { type CarriedEvents, compactCalls, expandCalls } from './carried-calls';
 
 /**

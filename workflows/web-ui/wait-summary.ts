@@ -1,4 +1,4 @@
-import type { TurnState } from '../core';
+import type { TurnState } from '../../core';
 import { callLabel } from './call-label';
 import { modelSummary } from './model-summary';
 

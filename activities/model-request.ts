@@ -1,0 +1,248 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  type CallModelInput,
+  type CallModelOutput,
+  callModelInputSchema,
+  modelFailedType,
+  modelRejectedType,
+} from '../contract/activities';
+import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow';
+import {
+  buildModelResponse,
+  continuationOf,
+  type Message,
+  ModelError,
+  type ModelResponse,
+  modelRequestKey,
+  type PreparedCall,
+  prepareCall,
+} from '../core';
+import { streamResponse } from '../models';
+import { toolSpecs } from '../models/tool-specs';
+import { traceModelRequest } from '../tracing/trace-model-request';
+import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
+import { CallHandOver } from './call-hand-over';
+import { LiveText } from './live-text';
+import { readModelRequest } from './read-model-request';
+import type { TranscriptCache } from './transcript-cache';
+
+/**
+ * The worker side of a model request (`callModel`): reads the request from the turn's workflow,
+ * streams the response, hands each finished tool call to the workflow while the stream is open,
+ * and heartbeats the text so far for watchers. The workflow side is
+ * workflows/activity-starts/model-request.ts.
+ */
+export function modelRequestActivity({
+  deps,
+  transcripts,
+}: {
+  deps: ActivityDeps;
+  transcripts: TranscriptCache;
+}): (input: CallModelInput) => Promise<CallModelOutput> {
+  return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
+    const {
+      turnId,
+      workflowId,
+      responseIndex,
+      model: modelName,
+      idempotencyKey,
+      maxArgumentBytes,
+      continuation,
+      context,
+    } = parseInput(callModelInputSchema, input, 'callModel');
+    const ctx = Context.current();
+    const routedTo = deps.modelQueues?.get(modelName);
+    if (routedTo !== undefined && ctx.info.taskQueue !== routedTo) return { routedTo };
+    // Every heartbeat carries the text so far: watchers read it from the pending activity.
+    const live = new LiveText({ responseIndex, attempt: ctx.info.attempt });
+    // From the start: reading the transcript by query can take a while on a busy server, and a
+    // silent activity past its heartbeat timeout counts as lost (an attempt burnt for nothing).
+    const beat = setInterval(() => ctx.heartbeat(live.details()), heartbeatEvery(ctx));
+    try {
+      return await traceModelRequest({
+        tracing: deps.tracing,
+        model: modelName,
+        turnId,
+        responseIndex,
+        run: ({ input }) =>
+          callModelAttempt({
+            ctx,
+            live,
+            turnId,
+            workflowId,
+            responseIndex,
+            modelName,
+            idempotencyKey,
+            maxArgumentBytes,
+            continuation,
+            // A context sent with the request is as of its scheduling: a retry by Temporal (older
+            // workflows) reuses the input after calls may have been handed over, so it reads.
+            context: ctx.info.attempt === 1 ? context : undefined,
+            onRequest: input,
+          }),
+      });
+    } finally {
+      clearInterval(beat);
+    }
+  };
+
+  async function callModelAttempt({
+    ctx,
+    live,
+    turnId,
+    workflowId,
+    responseIndex,
+    modelName,
+    idempotencyKey,
+    maxArgumentBytes,
+    continuation,
+    context,
+    onRequest,
+  }: {
+    ctx: Context;
+    live: LiveText;
+    turnId: string;
+    workflowId: string;
+    responseIndex: number;
+    modelName: string;
+    idempotencyKey: string | undefined;
+    maxArgumentBytes: number | undefined;
+    continuation: CallModelInput['continuation'];
+    context: CallModelInput['context'];
+    /** Told the request's messages once they are read (for tracing). */
+    onRequest: (messages: readonly Message[]) => void;
+  }): Promise<ModelResponse> {
+    const model = deps.models.get(modelName);
+    if (!model) {
+      throw ApplicationFailure.nonRetryable(
+        `unknown model ${JSON.stringify(modelName)}; this worker has: ${[...deps.models.keys()].join(', ') || '(none)'}`,
+        modelRejectedType,
+      );
+    }
+    // The transcript is read from the workflow, not passed in: activity inputs enter history
+    // every time, and a transcript per request would grow history with the square of the turn.
+    // Only what this worker has not read yet travels (see readModelRequest).
+    const workflow = ctx.client.workflow.getHandle(workflowId);
+    // Queries and Updates of the turn's own workflow need a worker to take its workflow task. A
+    // worker shutting down takes none, so they could wait for nobody and hold the shutdown: once
+    // its grace time runs out the activity is cancelled, and the wait ends with it. (A race, not
+    // an abort: the worker's native connection does not abort calls; an Update left waiting is
+    // still answered once another worker takes the workflow task.)
+    const untilCancelled = <R>(fn: () => Promise<R>) => Promise.race([fn(), ctx.cancelled]);
+    // A query normally takes milliseconds; one left unanswered must not hold the attempt until
+    // the request's own timeout (minutes): past this it fails as transient, and the engine retries.
+    const readTimeoutMs = Math.max(5_000, ctx.info.heartbeatTimeoutMs ?? 0);
+    const request = await withDeadline(
+      readModelRequest({
+        workflowId,
+        transcripts,
+        ...(context ? { inline: context } : {}),
+        query: (known) =>
+          untilCancelled(() =>
+            known
+              ? workflow.query(modelRequestQuery, responseIndex, known)
+              : workflow.query(modelRequestQuery, responseIndex),
+          ),
+      }),
+      readTimeoutMs,
+      () =>
+        ApplicationFailure.create({
+          message: `reading turn ${turnId}'s transcript from its workflow took longer than ${readTimeoutMs} ms`,
+          type: modelFailedType,
+        }),
+    );
+    if (!request)
+      throw ApplicationFailure.nonRetryable(
+        `turn ${turnId} is no longer waiting for response ${responseIndex}`,
+        modelRejectedType,
+      );
+    if (request.acceptedCallIds.length > 0) {
+      // An earlier attempt's stream already handed calls over before it was lost. They stand
+      // (asking the model again could bring a different set): the engine records them as a
+      // partial response when it hears that this request failed.
+      throw ApplicationFailure.nonRetryable(
+        'the model request was lost after some of its tool calls were accepted',
+        modelRejectedType,
+      );
+    }
+    onRequest(request.messages);
+    const used = new Set(request.callIds);
+    const prepared: PreparedCall[] = [];
+    let handedOver = 0;
+    // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
+    // goes together); those that complete while an Update is in flight go together in the next.
+    const handOver = new CallHandOver(async (calls, batch) => {
+      await untilCancelled(() =>
+        workflow.executeUpdate(acceptCallsUpdate, {
+          args: [{ responseIndex, calls }],
+          updateId: `${ctx.info.activityId}-${ctx.info.attempt}-${batch}`,
+        }),
+      );
+      handedOver += calls.length;
+    });
+    try {
+      const { collected, broken } = await streamResponse({
+        model,
+        request: {
+          turnId,
+          responseIndex,
+          messages: request.messages,
+          tools: toolSpecs(deps.registry),
+          idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
+          signal: ctx.cancellationSignal,
+          ...continuationOf(request.messages, continuation),
+        },
+        observers: deps.observers,
+        onPart: async (part) => {
+          live.add(part);
+          ctx.heartbeat(live.details());
+          if (part.type !== 'tool-call') return;
+          // Hand the finished call to the workflow now, so it can start before the stream ends.
+          const call = prepareCall({
+            registry: deps.registry,
+            raw: part,
+            position: prepared.length,
+            responseIndex,
+            usedIds: used,
+            ...(maxArgumentBytes !== undefined ? { maxArgumentBytes } : {}),
+          });
+          used.add(call.toolCallId);
+          prepared.push(call);
+          handOver.push(call);
+        },
+      });
+      // Calls of a burst that the stream's end overtook go with the response instead of an
+      // Update of their own: they could start no sooner that way, and each Update is a workflow
+      // task and two events more in history.
+      handOver.close();
+      await handOver.drain();
+      // Calls already handed over are in history once (in their update): left out here.
+      return buildModelResponse({
+        collected,
+        registry: deps.registry,
+        responseIndex,
+        priorCallIds: new Set(request.callIds),
+        prepared,
+        streamedCallCount: handedOver,
+        ...(maxArgumentBytes !== undefined ? { maxArgumentBytes } : {}),
+        ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+      });
+    } catch (error) {
+      // A cancelled request ends as cancelled (a worker shutting down retries it elsewhere),
+      // whatever the aborted stream or hand-over threw on the way out.
+      if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
+      if (ModelError.isInstance(error)) {
+        if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, modelRejectedType);
+        throw ApplicationFailure.create({
+          message: error.message,
+          type: modelFailedType,
+          ...(error.retryAfterMs !== undefined
+            ? { nextRetryDelay: error.retryAfterMs, details: [{ retryAfterMs: error.retryAfterMs }] }
+            : {}),
+        });
+      }
+      throw error;
+    }
+  }
+}
