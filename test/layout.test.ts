@@ -198,3 +198,16 @@ test('a test that needs a Temporal server says so in its name (*.temporal.test.t
     );
   expect(misnamed).toEqual([]);
 });
+
+test('no shipped file is over 400 lines: each does one thing, readable in one sitting', () => {
+  const maxLines = 400;
+  const long = libraryFolders
+    .flatMap((folder) => sources(path.join(root, folder)))
+    .map((file) => ({
+      file: path.relative(root, file),
+      lines: readFileSync(file, 'utf8').split('\n').length,
+    }))
+    .filter(({ lines }) => lines > maxLines)
+    .map(({ file, lines }) => `${file}: ${lines} lines`);
+  expect(long).toEqual([]);
+});
