@@ -8,18 +8,8 @@ import {
   modelRejectedType,
 } from '../contract/activities';
 import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow';
-import {
-  buildModelResponse,
-  continuationOf,
-  type Message,
-  ModelError,
-  type ModelResponse,
-  modelRequestKey,
-  type PreparedCall,
-  prepareCall,
-} from '../core';
-import { streamResponse } from '../models';
-import { toolSpecs } from '../models/tool-specs';
+import { type Message, ModelError, type ModelResponse, modelRequestKey } from '../core';
+import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
 import { CallHandOver } from './call-hand-over';
@@ -167,8 +157,6 @@ export function modelRequestActivity({
       );
     }
     onRequest(request.messages);
-    const used = new Set(request.callIds);
-    const prepared: PreparedCall[] = [];
     let handedOver = 0;
     // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
     // goes together); those that complete while an Update is in flight go together in the next.
@@ -182,51 +170,33 @@ export function modelRequestActivity({
       handedOver += calls.length;
     });
     try {
-      const { collected, broken } = await streamResponse({
+      return await streamModelResponse({
         model,
-        request: {
-          turnId,
-          responseIndex,
-          messages: request.messages,
-          tools: toolSpecs(deps.registry),
-          idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
-          signal: ctx.cancellationSignal,
-          ...continuationOf(request.messages, continuation),
-        },
+        registry: deps.registry,
         observers: deps.observers,
-        onPart: async (part) => {
+        turnId,
+        responseIndex,
+        messages: request.messages,
+        idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
+        continuation,
+        signal: ctx.cancellationSignal,
+        priorCallIds: new Set(request.callIds),
+        maxArgumentBytes,
+        onPart: (part) => {
           live.add(part);
           ctx.heartbeat(live.details());
-          if (part.type !== 'tool-call') return;
-          // Hand the finished call to the workflow now, so it can start before the stream ends.
-          const call = prepareCall({
-            registry: deps.registry,
-            raw: part,
-            position: prepared.length,
-            responseIndex,
-            usedIds: used,
-            ...(maxArgumentBytes !== undefined ? { maxArgumentBytes } : {}),
-          });
-          used.add(call.toolCallId);
-          prepared.push(call);
-          handOver.push(call);
         },
-      });
-      // Calls of a burst that the stream's end overtook go with the response instead of an
-      // Update of their own: they could start no sooner that way, and each Update is a workflow
-      // task and two events more in history.
-      handOver.close();
-      await handOver.drain();
-      // Calls already handed over are in history once (in their update): left out here.
-      return buildModelResponse({
-        collected,
-        registry: deps.registry,
-        responseIndex,
-        priorCallIds: new Set(request.callIds),
-        prepared,
-        streamedCallCount: handedOver,
-        ...(maxArgumentBytes !== undefined ? { maxArgumentBytes } : {}),
-        ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
+        // Hand the finished call to the workflow now, so it can start before the stream ends.
+        onCall: (call) => handOver.push(call),
+        // Calls of a burst that the stream's end overtook go with the response instead of an
+        // Update of their own: they could start no sooner that way, and each Update is a workflow
+        // task and two events more in history. Calls already handed over are in history once (in
+        // their update): left out of the response.
+        handedOver: async () => {
+          handOver.close();
+          await handOver.drain();
+          return handedOver;
+        },
       });
     } catch (error) {
       // A cancelled request ends as cancelled (a worker shutting down retries it elsewhere),

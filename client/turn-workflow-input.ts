@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { type TurnWorkflowInput, turnWorkflowInputSchema } from '../contract/turn-workflow';
-import { defaultModelRetry, normalizeInput } from '../core';
+import { normalizeInput, turnConfigOf } from '../core';
 import type { StartTurnArgs, startTurnSchema } from './start-turn-args';
 
 /**
@@ -20,13 +20,9 @@ export function turnWorkflowInputFrom({
     ...(a.conversationId ? { conversationId: a.conversationId } : {}),
     input: normalizeInput(a.input),
     model: a.model,
-    config: {
-      dispatch: a.dispatch ?? {},
-      budget: a.budget ?? {},
-      detection: a.detection ?? {},
-      approvals: a.approvals ?? {},
+    config: turnConfigOf({
+      ...a,
       modelRetry: {
-        ...defaultModelRetry,
         ...(a.timing?.modelMaxAttempts ? { maxAttempts: a.timing.modelMaxAttempts } : {}),
         ...args.modelRetry,
       },
@@ -35,9 +31,7 @@ export function turnWorkflowInputFrom({
         ...(a.timing?.modelTimeoutMs ? { modelMs: a.timing.modelTimeoutMs } : {}),
         ...args.timeouts,
       },
-      limits: a.limits ?? {},
-      ...(a.continuation ? { continuation: a.continuation } : {}),
-    },
+    }),
     ...(a.timing ? { timing: a.timing } : {}),
     ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),
     ...(a.maxOutputBytes ? { maxOutputBytes: a.maxOutputBytes } : {}),

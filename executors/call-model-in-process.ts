@@ -1,18 +1,14 @@
 import type { Context } from '@opentelemetry/api';
 import {
-  buildModelResponse,
-  continuationOf,
   describeThrown,
   type HostEvent,
   type ModelCall,
   ModelError,
   type ModelFailure,
   type PreparedCall,
-  prepareCall,
   type TurnEngine,
 } from '../core';
-import { streamResponse } from '../models';
-import { toolSpecs } from '../models/tool-specs';
+import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import type { TurnHost } from './turn-host';
 
@@ -44,8 +40,6 @@ export async function callModelInProcess({
   const timer = host.timers.setTimeout(() => abort.abort(timedOut), op.timeoutMs);
   const onCancel = () => abort.abort(signal?.reason);
   signal?.addEventListener('abort', onCancel, { once: true });
-  const usedIds = new Set(priorCallIds);
-  const prepared: PreparedCall[] = [];
   try {
     const response = await traceModelRequest({
       tracing: host.tracing,
@@ -54,45 +48,23 @@ export async function callModelInProcess({
       responseIndex: op.responseIndex,
       messages: op.messages,
       parent: traceParent,
-      run: async () => {
-        const { collected, broken } = await streamResponse({
+      run: () =>
+        streamModelResponse({
           model: host.model,
-          request: {
-            turnId: engine.turnId,
-            responseIndex: op.responseIndex,
-            messages: op.messages,
-            tools: toolSpecs(host.registry),
-            idempotencyKey: op.idempotencyKey,
-            signal: abort.signal,
-            ...continuationOf(op.messages, op.continuation),
-          },
-          observers: host.observers,
-          onPart: async (part) => {
-            if (part.type !== 'tool-call') return;
-            const call = prepareCall({
-              registry: host.registry,
-              raw: part,
-              position: prepared.length,
-              responseIndex: op.responseIndex,
-              usedIds,
-              maxArgumentBytes,
-            });
-            prepared.push(call);
-            usedIds.add(call.toolCallId);
-            await onToolCall(call);
-          },
-        });
-        return buildModelResponse({
-          collected,
           registry: host.registry,
+          observers: host.observers,
+          turnId: engine.turnId,
           responseIndex: op.responseIndex,
+          messages: op.messages,
+          idempotencyKey: op.idempotencyKey,
+          continuation: op.continuation,
+          signal: abort.signal,
           priorCallIds,
-          prepared,
-          streamedCallCount: prepared.length,
           maxArgumentBytes,
-          ...(broken ? { partialReason: `the response stream broke: ${broken.message}` } : {}),
-        });
-      },
+          onCall: onToolCall,
+          // In process the engine took each call as it came.
+          handedOver: (prepared) => prepared.length,
+        }),
     });
     return { kind: 'model-responded', response };
   } catch (error) {

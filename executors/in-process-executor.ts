@@ -4,7 +4,6 @@ import {
   type Budget,
   type DetectionConfig,
   type DispatchConfig,
-  defaultModelRetry,
   type HostTimers,
   type LimitsConfig,
   type ProgressEntry,
@@ -20,6 +19,7 @@ import {
   type TurnObserver,
   type TurnResult,
   type TurnWatchEvent,
+  turnConfigOf,
   turnConfigSchema,
   turnInputSchema,
 } from '../core';
@@ -268,16 +268,7 @@ export class InProcessExecutor {
   /** Every turn of this executor runs with the same configuration: checked once, on first use. */
   private turnConfig(): TurnConfig {
     if (this.config) return this.config;
-    const parsed = turnConfigSchema.safeParse({
-      dispatch: this.options.dispatch ?? {},
-      budget: this.options.budget ?? {},
-      detection: this.options.detection ?? {},
-      approvals: this.options.approvals ?? {},
-      modelRetry: { ...defaultModelRetry, ...this.options.modelRetry },
-      timeouts: this.options.timeouts ?? {},
-      limits: this.options.limits ?? {},
-      ...(this.options.continuation ? { continuation: this.options.continuation } : {}),
-    });
+    const parsed = turnConfigSchema.safeParse(turnConfigOf(this.options));
     if (!parsed.success)
       throw new Error(`invalid turn configuration: ${formatIssues(parsed.error, { root: 'config' })}`);
     this.config = parsed.data;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { retryPolicySchema } from './retry-policy';
+import { type RetryPolicyInput, retryPolicySchema } from './retry-policy';
 
 /** When a model asks for many calls at once, this many run together unless told otherwise. */
 export const defaultMaxConcurrency = 8;
@@ -151,3 +151,35 @@ export type LimitsConfig = z.infer<typeof limitsConfigSchema>;
 export type ConvergenceConfig = z.infer<typeof convergenceConfigSchema>;
 export type TurnConfig = z.infer<typeof turnConfigSchema>;
 export type TurnConfigInput = z.input<typeof turnConfigSchema>;
+
+/** What a caller names of a turn's configuration: each section whole or in part. */
+export interface TurnConfigChoices {
+  dispatch?: Partial<TurnConfigInput['dispatch']> | undefined;
+  budget?: TurnConfigInput['budget'] | undefined;
+  detection?: Partial<TurnConfigInput['detection']> | undefined;
+  approvals?: TurnConfigInput['approvals'] | undefined;
+  /** A patch over `defaultModelRetry`: naming one field keeps the others' defaults. */
+  modelRetry?: Partial<RetryPolicyInput> | undefined;
+  timeouts?: Partial<TurnConfigInput['timeouts']> | undefined;
+  limits?: Partial<TurnConfigInput['limits']> | undefined;
+  continuation?: TurnConfigInput['continuation'] | undefined;
+}
+
+/**
+ * The configuration a turn runs with, from what its caller named, the same on both hosts (the
+ * client's workflow input and the in-process executor): each section over its schema's defaults,
+ * and `modelRetry` over the engine's default retry, not the retry schema's own defaults (which
+ * would make `{ initialDelayMs: 50 }` one attempt).
+ */
+export function turnConfigOf(choices: TurnConfigChoices): TurnConfigInput {
+  return {
+    dispatch: choices.dispatch ?? {},
+    budget: choices.budget ?? {},
+    detection: choices.detection ?? {},
+    approvals: choices.approvals ?? {},
+    modelRetry: { ...defaultModelRetry, ...choices.modelRetry },
+    timeouts: choices.timeouts ?? {},
+    limits: choices.limits ?? {},
+    ...(choices.continuation ? { continuation: choices.continuation } : {}),
+  };
+}
