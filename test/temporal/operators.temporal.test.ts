@@ -157,6 +157,9 @@ describe('operators see and steer turns', () => {
           tokens: 41,
         }),
       ]);
+      // A client lists its own task queue's turns: another queue's (its workers, its agents) are not its.
+      // Visibility has listed the turn above, so an empty answer here is the filter, not lag.
+      expect(await kit.client(kit.taskQueue('other-queue')).list({ conversationId })).toEqual([]);
     });
   });
 
