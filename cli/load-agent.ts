@@ -20,11 +20,16 @@ export const demoAgentPath = path.join(__dirname, '../examples/demo-agent');
  */
 export async function loadAgent({ specifier }: { specifier: string | undefined }): Promise<AgentModule> {
   const target = specifier ? path.resolve(specifier) : demoAgentPath;
-  let loaded: Partial<AgentModule> & { demoTools?: AnyTool[]; demoModel?: TurnModel };
+  let loaded: LoadedAgent;
   try {
     // CommonJS resolution finds the file (`./agent` → `./agent.js`, or `.ts` under tsx); import()
     // then loads it whether it is CommonJS or ESM.
-    loaded = (await import(pathToFileURL(require.resolve(target)).href)) as typeof loaded;
+    const namespace = (await import(pathToFileURL(require.resolve(target)).href)) as LoadedAgent & {
+      default?: LoadedAgent;
+    };
+    // A CommonJS module's exports come as named exports only where Node can see them statically
+    // (`exports.tools = …`); `module.exports = agent` comes as the default export alone.
+    loaded = hasAgentExports(namespace) || !namespace.default ? namespace : namespace.default;
   } catch (error) {
     throw new CliError(
       `cannot load the agent module ${target}: ${error instanceof Error ? error.message : String(error)}` +
@@ -39,6 +44,12 @@ export async function loadAgent({ specifier }: { specifier: string | undefined }
       `the agent module ${target} must export \`tools\` (a list) and \`models\` (a list or a record by name)`,
     );
   return { source: target, tools, models };
+}
+
+type LoadedAgent = Partial<AgentModule> & { demoTools?: AnyTool[]; demoModel?: TurnModel };
+
+function hasAgentExports(module: LoadedAgent): boolean {
+  return module.tools !== undefined || module.models !== undefined || module.demoTools !== undefined;
 }
 
 export function modelNames({ agent }: { agent: AgentModule }): string[] {
