@@ -5,7 +5,9 @@ import { readResult } from './read-result';
 
 /**
  * After a turn was shown to its end: the answer on stdout (the text, or a final `result` JSON
- * line), and the exit code its status maps to.
+ * line), and the exit code its status maps to. Only a completed turn has an answer: a turn that
+ * ended otherwise (cancelled, out of budget, a loop, failed) stopped after text the model wrote on
+ * its way, which a script reading stdout must not take for one; it goes to stderr, said as such.
  */
 export async function finishTurn({
   handle,
@@ -19,7 +21,11 @@ export async function finishTurn({
     const { events: _events, transcript: _transcript, ...summary } = result;
     output.jsonLine({ kind: 'result', ...summary });
   } else if (result.text.trim() !== '') {
-    output.result(result.text);
+    if (result.status === 'completed') output.result(result.text);
+    else
+      output.progress(
+        `The turn ended ${result.status}, so this last text of the model's is no answer: ${result.text}`,
+      );
   }
   return exitCodeForStatus({ status: result.status });
 }

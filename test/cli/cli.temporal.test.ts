@@ -258,6 +258,13 @@ describe('durable-turns run', () => {
       turnId,
       status: 'cancelled',
     });
+    // The model's text before the cancel is no answer: a script reading stdout gets none.
+    const piped = await cli({ args: ['watch', turnId], env });
+    expect(piped.code).toBe(4);
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).toContain(
+      "The turn ended cancelled, so this last text of the model's is no answer: Waiting a minute.",
+    );
     // Its workflow completed; the turn was cancelled, and that is what a second cancel is told.
     const again = await cli({ args: ['cancel', turnId], env });
     expect(again.code).toBe(1);
