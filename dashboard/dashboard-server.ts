@@ -77,6 +77,9 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
     bodyLimit: 16 * 1024,
     // Event streams never go idle: close them too, or close() would wait for every viewer to leave.
     forceCloseConnections: true,
+    // A turn id or call id is up to 256 characters, and `/ : @ + = # ~` in it arrive escaped (three
+    // each): past the router's default of 100 a valid id was "no such path".
+    routerOptions: { maxParamLength: 3 * 256 },
     ...(serverFactory && { serverFactory }),
   });
   await app.register(cookie);

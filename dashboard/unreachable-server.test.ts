@@ -19,7 +19,9 @@ test('with the Temporal server unreachable, the API answers 503 naming its addre
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
   try {
-    for (const route of ['/api/turns', '/api/turns/some-turn', '/api/health']) {
+    // The longest valid turn ids, one of them all escapes: they reach the API, not "no such path".
+    const longest = [`/api/turns/${'t'.repeat(256)}`, `/api/turns/${encodeURIComponent('a/'.repeat(128))}`];
+    for (const route of ['/api/turns', '/api/turns/some-turn', ...longest, '/api/health']) {
       const started = Date.now();
       const response = await fetch(`http://127.0.0.1:${port}${route}`);
       const body = (await response.json()) as { error: string };
