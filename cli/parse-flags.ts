@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { quoted } from '../core/schema/format-issues';
 import { CliError } from './cli-error';
 import { exitCodes } from './exit-codes';
 
@@ -19,7 +20,7 @@ export function parseFlags<S extends z.ZodType>({
     const key = issue.path[0];
     const flag = typeof key === 'string' ? flagName({ key }) : 'flags';
     const given = typeof key === 'string' ? values[key] : undefined;
-    return `${flag}: ${issue.message}${given === undefined ? '' : ` (got ${JSON.stringify(given)})`}`;
+    return `${flag}: ${issue.message}${given === undefined ? '' : ` (got ${quoted(given)})`}`;
   });
   throw new CliError(`${problems.join('\n')}\nSee --help for the flags and their values.`, {
     exitCode: exitCodes.usage,

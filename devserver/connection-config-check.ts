@@ -1,4 +1,5 @@
 import type { ClientConfigProfile } from '@temporalio/envconfig';
+import { quoted } from '../core/schema/format-issues';
 
 /** Each setting of a client profile, with its variables and TOML keys (path form, then data form). */
 const settings = {
@@ -118,9 +119,7 @@ export function checkConnectionProfile({
   for (const [setting, check] of Object.entries(checks) as [Setting, (typeof checks)[Setting]][]) {
     const value = valueAt({ profile, setting });
     if (value === undefined || check.ok(value)) continue;
-    problems.push(
-      `${label(setting)} ${check.should}${check.secret ? '' : ` (got ${JSON.stringify(value)})`}`,
-    );
+    problems.push(`${label(setting)} ${check.should}${check.secret ? '' : ` (got ${quoted(value)})`}`);
   }
 
   if (has('tls.clientCert') !== has('tls.clientKey')) {

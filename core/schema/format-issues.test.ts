@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatIssues } from './format-issues';
+import { formatIssues, quoted } from './format-issues';
 
 const schema = z.object({ a: z.string(), b: z.number(), c: z.boolean(), d: z.string() });
 
@@ -19,4 +19,11 @@ test('at most three issues, then how many more', () => {
 test('a long message is cut short rather than echoed whole', () => {
   const long = z.string().refine(() => false, { message: 'x'.repeat(5_000) });
   expect(formatIssues(long.safeParse('v').error as z.ZodError).length).toBeLessThan(250);
+});
+
+test('a value is quoted whole when short, else its start and its length', () => {
+  expect(quoted('turn-1')).toBe('"turn-1"');
+  expect(quoted(42)).toBe('42');
+  const long = quoted('x'.repeat(10_000));
+  expect(long).toBe(`"${'x'.repeat(64)}"… (10000 characters)`);
 });

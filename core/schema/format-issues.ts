@@ -18,3 +18,16 @@ export function formatIssues(error: z.ZodError, { root = 'input' }: { root?: str
   const more = error.issues.length - shown.length;
   return more > 0 ? `${shown.join('; ')}; and ${more} more` : shown.join('; ');
 }
+
+/** How much of a value an error quotes back. */
+const maxQuotedChars = 64;
+
+/**
+ * A value as an error quotes it: JSON, cut to its first characters and saying how long it was, so
+ * a 10 KB id or reason never comes back whole.
+ */
+export function quoted(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  if (text.length <= maxQuotedChars) return JSON.stringify(value) ?? String(value);
+  return `${JSON.stringify(text.slice(0, maxQuotedChars))}… (${text.length} characters)`;
+}

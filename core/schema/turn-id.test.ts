@@ -16,4 +16,16 @@ describe('turn ids', () => {
       expect(turnIdSchema.parse(id)).toBe(id);
     },
   );
+
+  test('a huge id is quoted by its start and length, never back whole', () => {
+    const id = `${'x'.repeat(10_000)} `;
+    let message = '';
+    try {
+      assertTurnId(id);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('… (10001 characters) is not valid');
+    expect(message.length).toBeLessThan(300);
+  });
 });

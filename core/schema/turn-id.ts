@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoted } from './format-issues';
 
 /**
  * Turn and conversation ids name workflows, journal rows, idempotency keys and search attribute
@@ -11,7 +12,7 @@ const idPattern = /^[A-Za-z0-9\-_.:/@+=#~]{1,256}$/;
 
 function idSchema(what: string) {
   return z.string().refine((id) => idPattern.test(id), {
-    error: (issue) => `${what} ${JSON.stringify(issue.input)} is not valid: use ${idRule}`,
+    error: (issue) => `${what} ${quoted(issue.input)} is not valid: use ${idRule}`,
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { quoted } from '../schema/format-issues';
 import type { CallPolicy, PreparedCall } from '../schema/prepared-call';
 import { type RetryPolicy, retryPolicySchema } from '../schema/retry-policy';
 import type { AnyTool } from './define-tool';
@@ -70,7 +71,7 @@ export function prepareCall({
     const what =
       id === ''
         ? 'the model sent a tool call without an id'
-        : `the tool call id ${JSON.stringify(id)} was already used in this turn`;
+        : `the tool call id ${quoted(id)} was already used in this turn`;
     return reject({ ...base, toolCallId: fresh }, 'invalid-call-id', `${what}; this call was not run`);
   }
   const tool = registry.get(raw.toolName);
