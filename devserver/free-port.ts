@@ -21,3 +21,21 @@ export async function freePort({ host = '127.0.0.1' }: { host?: string } = {}): 
     });
   });
 }
+
+/** Whether something already listens on `port` (binding it fails with EADDRINUSE). */
+export async function portInUse({
+  host = '127.0.0.1',
+  port,
+}: {
+  host?: string;
+  port: number;
+}): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(true) : reject(error),
+    );
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}

@@ -136,19 +136,26 @@ test('a picked port that is taken by the time the server binds it is swapped for
   }
 });
 
-test('a port the caller chose that is in use fails with the port, the log file and its last lines', async () => {
+test('a port the caller chose that is in use fails before anything starts, naming the port', async () => {
   const squatter = net.createServer();
   await new Promise<void>((resolve) => squatter.listen({ port: 0, host: '127.0.0.1' }, resolve));
   const busyPort = (squatter.address() as net.AddressInfo).port;
-  const stateDir = await tempDir();
   try {
-    const failure = start({ stateDir, port: busyPort });
-    await expect(failure).rejects.toThrow(`Port ${busyPort} is in use`);
-    await expect(failure).rejects.toThrow(path.join(stateDir, 'temporal-dev-server.log'));
-    await expect(failure).rejects.toThrow(/address already in use/);
+    await expect(start({ stateDir: await tempDir(), port: busyPort })).rejects.toThrow(
+      `Port ${busyPort} on 127.0.0.1 is in use`,
+    );
   } finally {
     squatter.close();
   }
+});
+
+test('a port the caller chose that another Temporal server holds is refused, not joined', async () => {
+  // That server answers the readiness check: a second server on its port must not take it for its own.
+  const first = await start({ stateDir: await tempDir() });
+  const port = Number(first.address.split(':').at(-1));
+  await expect(start({ stateDir: await tempDir(), port })).rejects.toThrow(
+    `set TEMPORAL_ADDRESS=127.0.0.1:${port} to use the server there`,
+  );
 });
 
 test('a server that dies while starting fails at once with the tail of its log', async () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { formatIssues } from '../core/schema/format-issues';
 import { ensureSearchAttributes, type SearchAttributeSpec } from './ensure-search-attributes';
 import { fastQueueReaderConfig } from './fast-queue-readers';
-import { freePort } from './free-port';
+import { freePort, portInUse } from './free-port';
 import { guardProcessGroup } from './guard-process-group';
 import { readLogTail } from './read-log-tail';
 import { resolveTemporalCli } from './resolve-temporal-cli';
@@ -116,6 +116,18 @@ export async function startDevServer({
   const cli = cliPath ?? (await resolveTemporalCli({ log })).path;
   // Only ports we picked may be swapped for others; a port the caller chose is theirs to fix.
   const mayRetryPorts = port === undefined && (headless || uiPort === undefined);
+  // A chosen port that is taken fails before anything starts: when another Temporal server holds
+  // it, the readiness check would find that one answering, and the caller (two `durable-turns dev`
+  // with different agents) would share its server and task queue without a word.
+  if (port !== undefined && (await portInUse({ host, port })))
+    throw new TemporalSetupError(
+      `Port ${port} on ${host} is in use (another Temporal dev server, or another \`durable-turns dev\`?): stop ` +
+        `what listens there, choose another port, or set TEMPORAL_ADDRESS=${host}:${port} to use the server there.`,
+    );
+  if (!headless && uiPort !== undefined && (await portInUse({ host, port: uiPort })))
+    throw new TemporalSetupError(
+      `Port ${uiPort} on ${host} (the Web UI's) is in use: stop what listens there, or choose another UI port.`,
+    );
 
   for (let launchNumber = 1; ; launchNumber++) {
     const grpcPort = port ?? (await pickPort());
