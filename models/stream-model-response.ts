@@ -4,6 +4,7 @@ import {
   type Message,
   type ModelRequest,
   type ModelResponse,
+  type ModelStreamPart,
   type PreparedCall,
   prepareCall,
   type ToolRegistry,
@@ -12,8 +13,6 @@ import {
 } from '../core';
 import { streamResponse } from './stream-response';
 import { toolSpecs } from './tool-specs';
-
-type StreamPart = Parameters<NonNullable<Parameters<typeof streamResponse>[0]['onPart']>>[0];
 
 /**
  * One model request as both hosts make it: stream the response, prepare each tool call the moment
@@ -52,7 +51,7 @@ export async function streamModelResponse({
   priorCallIds: ReadonlySet<string>;
   maxArgumentBytes?: number | undefined;
   /** Every part as it arrives, before a finished call is prepared. */
-  onPart?: (part: StreamPart) => void;
+  onPart?: (part: ModelStreamPart) => void;
   onCall: (call: PreparedCall) => void | Promise<void>;
   /** Once the stream ended: how many of the prepared calls (the first ones) the engine took while it streamed. */
   handedOver: (prepared: readonly PreparedCall[]) => number | Promise<number>;
