@@ -1,10 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { shellQuote } from '../../../cli/render/answer-commands';
 
 const root = path.join(__dirname, '../../..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+// Node with tsx's loader, one process: the `tsx` command is a parent that relays a signal to its
+// node child and, when the child has not acknowledged it within 30 ms (a busy machine), signals it
+// again and then kills it with exit 130 — a Ctrl-C test would then test tsx, not durable-turns.
+const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
 const main = path.join(root, 'cli/main.ts');
 
 export interface CliRun {
@@ -15,7 +19,7 @@ export interface CliRun {
 }
 
 /**
- * `durable-turns ARGS` as a real process (through tsx, from the sources), with the suite's
+ * `durable-turns ARGS` as a real process (Node with tsx's loader, from the sources), with the suite's
  * server in its environment. `terminal: true` runs it in a pseudo-terminal (util-linux `script`),
  * where stdout and stderr both land in `stdout`, escape codes and all.
  */
@@ -32,7 +36,7 @@ export class CliProcess {
     terminal = false,
   }: { args: string[]; env?: NodeJS.ProcessEnv; terminal?: boolean }) {
     const environment = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...env };
-    const command = [tsx, main, ...args];
+    const command = [process.execPath, '--import', tsxLoader, main, ...args];
     this.child = terminal
       ? spawn(
           'script',
@@ -42,8 +46,8 @@ export class CliProcess {
             stdio: ['pipe', 'pipe', 'pipe'],
           },
         )
-      : // Its own process group, so `stop` can kill tsx's node child too (a SIGKILL is not relayed).
-        spawn(command[0] ?? tsx, command.slice(1), {
+      : // Its own process group, so `stop` can kill whatever it started too.
+        spawn(process.execPath, command.slice(1), {
           env: environment,
           stdio: ['ignore', 'pipe', 'pipe'],
           detached: true,
