@@ -55,6 +55,7 @@ export {
   type UserMessage,
 } from './core/schema/messages';
 export type { CallPolicy, PreparedCall } from './core/schema/prepared-call';
+export { type ProviderMetadata, providerMetadataSchema } from './core/schema/provider-metadata';
 export { type RetryPolicy, type RetryPolicyInput, retryPolicySchema } from './core/schema/retry-policy';
 export {
   renderToolOutput,

@@ -4,6 +4,7 @@ import {
   type CallModelInput,
   type CallModelOutput,
   callModelInputSchema,
+  modelContextOverflowType,
   modelFailedType,
   modelRejectedType,
 } from '../contract/activities';
@@ -38,9 +39,17 @@ export function modelRequestActivity({
       model: modelName,
       idempotencyKey,
       maxArgumentBytes,
+      continuationMode,
       continuation,
       context,
     } = parseInput(callModelInputSchema, input, 'callModel');
+    const refusal =
+      continuationMode === 'since-receipt' ? deps.models.get(modelName)?.cannotContinue : undefined;
+    if (refusal !== undefined)
+      throw ApplicationFailure.nonRetryable(
+        `the turn's continuation 'since-receipt' cannot work with model ${modelName}: ${refusal}; start the turn with continuation 'full'`,
+        modelRejectedType,
+      );
     const ctx = Context.current();
     const routedTo = deps.modelQueues?.get(modelName);
     if (routedTo !== undefined && ctx.info.taskQueue !== routedTo) return { routedTo };
@@ -203,6 +212,8 @@ export function modelRequestActivity({
       // whatever the aborted stream or hand-over threw on the way out.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
       if (ModelError.isInstance(error)) {
+        if (error.kind === 'context-overflow')
+          throw ApplicationFailure.nonRetryable(error.message, modelContextOverflowType);
         if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, modelRejectedType);
         throw ApplicationFailure.create({
           message: error.message,

@@ -12,6 +12,11 @@ import {
 export const modelRejectedType = 'ModelRequestRejected';
 /** A transient failure (reset, 429, 5xx, a broken stream); `details[0].retryAfterMs` when the provider said. */
 export const modelFailedType = 'ModelRequestFailed';
+/**
+ * A model request the conversation no longer fits (context overflow): final like a rejection, but a
+ * kind of its own, since a shorter conversation would go through.
+ */
+export const modelContextOverflowType = 'ModelContextOverflow';
 
 /**
  * A tool attempt its worker stopped before the tool finished, for a reason other than the turn's
@@ -62,6 +67,12 @@ export const callModelInputSchema = z.object({
   idempotencyKey: z.string().optional(),
   /** Calls with larger arguments are not run (see `limitsConfigSchema`); absent from older workflows. */
   maxArgumentBytes: z.number().int().positive().optional(),
+  /**
+   * Set when the turn continues statefully (`continuation: 'since-receipt'`), from its first
+   * request on: a model that keeps no responses refuses the turn before anything runs. Absent from
+   * older workflows and from turns that send the whole transcript.
+   */
+  continuationMode: z.literal('since-receipt').optional(),
   /** A stateful continuation: the receipt to continue from and where the messages after it start. */
   continuation: z
     .object({ previousResponseId: z.string().min(1), fromMessage: z.number().int().nonnegative() })

@@ -28,6 +28,7 @@ export * from './schema/format-issues';
 export * from './schema/journal-entry';
 export * from './schema/messages';
 export * from './schema/prepared-call';
+export * from './schema/provider-metadata';
 export * from './schema/retry-policy';
 export * from './schema/tool-output';
 export * from './schema/turn-config';

@@ -90,5 +90,6 @@ function failureOf(error: unknown): ModelFailure {
     message: error.message,
     retryable: error.retryable,
     ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    ...(error.kind === 'context-overflow' ? { kind: error.kind } : {}),
   };
 }

@@ -271,6 +271,11 @@ export class InProcessExecutor {
     const parsed = turnConfigSchema.safeParse(turnConfigOf(this.options));
     if (!parsed.success)
       throw new Error(`invalid turn configuration: ${formatIssues(parsed.error, { root: 'config' })}`);
+    const refusal = this.options.model.cannotContinue;
+    if (parsed.data.continuation === 'since-receipt' && refusal !== undefined)
+      throw new Error(
+        `invalid turn configuration: continuation 'since-receipt' cannot work with model ${this.options.model.name}: ${refusal}; use continuation 'full'`,
+      );
     this.config = parsed.data;
     return parsed.data;
   }

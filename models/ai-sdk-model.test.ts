@@ -58,8 +58,9 @@ async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<ModelStr
 
 describe('aiSdkModel', () => {
   it.each(['v4', 'v3'] as const)(
-    "maps spec %s stream parts to ours (the response's id as its receipt), dropping the ones that carry nothing we record",
+    "maps spec %s stream parts to ours (the response's id as its receipt, blocks with their provider metadata), dropping the ones that carry nothing we record",
     async (spec) => {
+      const signed = { fake: { signature: 'sig' } };
       const { model } = fakeModel(
         [
           { type: 'stream-start', warnings: [] },
@@ -67,11 +68,12 @@ describe('aiSdkModel', () => {
           { type: 'response-metadata', id: 'r1', modelId: 'fake-1' },
           { type: 'reasoning-start', id: 'r' },
           { type: 'reasoning-delta', id: 'r', delta: 'plan' },
+          { type: 'reasoning-delta', id: 'r', delta: '', providerMetadata: signed },
           { type: 'reasoning-end', id: 'r' },
           { type: 'text-start', id: 't' },
           { type: 'text-delta', id: 't', delta: '' },
           { type: 'text-delta', id: 't', delta: 'Hi' },
-          { type: 'text-end', id: 't' },
+          { type: 'text-end', id: 't', providerMetadata: { fake: { itemId: 'msg_1' } } },
           { type: 'source', sourceType: 'url', id: 's', url: 'https://example.com' },
           { type: 'tool-input-start', id: 'c1', toolName: 'read_file' },
           { type: 'tool-input-delta', id: 'c1', delta: '{"path":' },
@@ -92,8 +94,13 @@ describe('aiSdkModel', () => {
       );
       expect(await collect(aiSdkModel({ name: 'm', model }).stream(wireRequest()))).toEqual([
         { type: 'response-id', id: 'r1' },
-        { type: 'reasoning-delta', delta: 'plan' },
-        { type: 'text-delta', delta: 'Hi' },
+        { type: 'reasoning-start', id: 'r' },
+        { type: 'reasoning-delta', id: 'r', delta: 'plan' },
+        { type: 'reasoning-delta', id: 'r', delta: '', providerMetadata: signed },
+        { type: 'reasoning-end', id: 'r' },
+        { type: 'text-start', id: 't' },
+        { type: 'text-delta', id: 't', delta: 'Hi' },
+        { type: 'text-end', id: 't', providerMetadata: { fake: { itemId: 'msg_1' } } },
         { type: 'tool-call', toolCallId: 'c1', toolName: 'read_file', input: '{"path":"a"}' },
         { type: 'tool-call', toolCallId: 'c2', toolName: 'read_file', input: '{"path":"b"}' },
         { type: 'finish', finishReason: 'tool-calls', usage: { inputTokens: 30, outputTokens: 8 } },
@@ -154,10 +161,10 @@ describe('aiSdkModel', () => {
     const error: unknown = await (async () => {
       for await (const part of aiSdkModel({ name: 'm', model }).stream(wireRequest())) parts.push(part);
     })().catch((e: unknown) => e);
-    expect(parts).toEqual([{ type: 'text-delta', delta: 'par' }]);
+    expect(parts).toEqual([{ type: 'text-delta', id: 't', delta: 'par' }]);
     expect(ModelError.isInstance(error) && [error.retryable, error.message]).toEqual([
       true,
-      'fake.chat stream error (overloaded_error): Overloaded',
+      'fake.chat stream error overloaded_error after 1 part: Overloaded (transient)',
     ]);
   });
 
@@ -243,7 +250,7 @@ describe('aiSdkModel', () => {
       },
     );
     for await (const part of aiSdkModel({ name: 'm', model }).stream(wireRequest())) {
-      expect(part).toEqual({ type: 'text-delta', delta: 'a' });
+      expect(part).toEqual({ type: 'text-delta', id: 't', delta: 'a' });
       break;
     }
     expect(cancelled).toBe(true);

@@ -1,5 +1,13 @@
 import type { SharedV4ProviderOptions } from '@ai-sdk/provider';
-import type { ModelRequest, ModelStreamPart, TurnModel, Usage } from '../core';
+import {
+  isBlockBoundary,
+  ModelError,
+  type ModelRequest,
+  type ModelStreamPart,
+  type ProviderMetadata,
+  type TurnModel,
+  type Usage,
+} from '../core';
 import { classifyProviderError, unfinishedStreamError } from './classify-provider-error';
 import {
   assertSupportedLanguageModel,
@@ -46,9 +54,17 @@ export function aiSdkModel({
   const objectToolInputs = provider.startsWith('anthropic');
   // OpenAI's Responses API (and Azure's) continues from a response id (`previous_response_id`).
   const continuesByResponseId = provider.endsWith('.responses');
+  const cannotContinue = continuesByResponseId ? storeOffReason(providerOptions) : undefined;
   return {
     name,
+    ...(cannotContinue !== undefined ? { cannotContinue } : {}),
     async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
+      // On Temporal the turn's settings are not the worker's to check up front: refused here, at once.
+      if (request.continuation && cannotContinue !== undefined)
+        throw new ModelError(
+          `${provider} cannot continue from response ${request.continuation.previousResponseId}: ${cannotContinue}; start the turn with continuation 'full'`,
+          false,
+        );
       // Parts handed on so far: a failure mid-stream says how far the response got.
       let handedOn = 0;
       const classify = (error: unknown, midStream = true) =>
@@ -125,8 +141,8 @@ export function aiSdkModel({
               held.push(out);
               continue;
             }
-            // The response's id is a receipt, not content: it does not say how far the response got.
-            if (out.type !== 'response-id') handedOn += 1;
+            // A receipt or a block's start or end is no content: it does not say how far the response got.
+            if (out.type !== 'response-id' && !isBlockBoundary(out)) handedOn += 1;
             yield out;
           }
         }
@@ -137,6 +153,14 @@ export function aiSdkModel({
       }
     },
   };
+}
+
+/** Why a Responses model keeps no responses to continue from: `store: false` in its provider options. */
+function storeOffReason(options: SharedV4ProviderOptions | undefined): string | undefined {
+  for (const [key, value] of Object.entries(options ?? {}))
+    if (value?.store === false)
+      return `providerOptions.${key}.store is false, so the provider keeps no response to continue from`;
+  return undefined;
 }
 
 function isJson(text: string): boolean {
@@ -166,9 +190,17 @@ function saidWhyItStopped(reason: unknown): boolean {
  */
 function toStreamParts(part: SupportedStreamPart, tracker: ToolInputTracker): ModelStreamPart[] {
   switch (part.type) {
+    case 'text-start':
+    case 'text-end':
+    case 'reasoning-start':
+    case 'reasoning-end':
+      return [{ type: part.type, id: part.id, ...metadataOf(part) }];
     case 'text-delta':
     case 'reasoning-delta':
-      return part.delta === '' ? [] : [{ type: part.type, delta: part.delta }];
+      // An empty delta may carry the block's metadata: Anthropic's thinking signature comes so.
+      return part.delta === '' && !part.providerMetadata
+        ? []
+        : [{ type: part.type, delta: part.delta, id: part.id, ...metadataOf(part) }];
     case 'tool-input-start':
       // v3 providers of AI SDK 6's later releases send `inputEncoding` too, though v3's types lack it.
       if (!part.providerExecuted)
@@ -176,6 +208,7 @@ function toStreamParts(part: SupportedStreamPart, tracker: ToolInputTracker): Mo
           id: part.id,
           toolName: part.toolName,
           textEncoded: 'inputEncoding' in part && part.inputEncoding === 'text',
+          ...metadataOf(part),
         });
       return [];
     case 'tool-input-delta': {
@@ -184,8 +217,23 @@ function toStreamParts(part: SupportedStreamPart, tracker: ToolInputTracker): Mo
     }
     case 'tool-call':
       // Provider-executed calls (web search and the like) are the provider's business, not ours to run.
-      if (part.providerExecuted || tracker.alreadyEmitted(part.toolCallId)) return [];
-      return [{ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input }];
+      if (part.providerExecuted) return [];
+      if (tracker.alreadyEmitted(part.toolCallId)) {
+        // Handed on early; what the provider attached on finishing it still goes back with it.
+        const late = metadataOf(part).providerMetadata;
+        return late
+          ? [{ type: 'tool-call-metadata', toolCallId: part.toolCallId, providerMetadata: late }]
+          : [];
+      }
+      return [
+        {
+          type: 'tool-call',
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          input: part.input,
+          ...metadataOf(part),
+        },
+      ];
     case 'finish':
       return [
         { type: 'finish', finishReason: finishReasonOf(part.finishReason), usage: usageOf(part.usage) },
@@ -196,6 +244,17 @@ function toStreamParts(part: SupportedStreamPart, tracker: ToolInputTracker): Mo
     default:
       return [];
   }
+}
+
+/**
+ * A part's provider metadata, when it has some. The providers build it from the JSON they
+ * received, so it is JSON (the types allow `undefined` values, which serialising drops).
+ */
+function metadataOf(part: { providerMetadata?: unknown }): { providerMetadata?: ProviderMetadata } {
+  const metadata = part.providerMetadata;
+  return typeof metadata === 'object' && metadata !== null && Object.keys(metadata).length > 0
+    ? { providerMetadata: metadata as ProviderMetadata }
+    : {};
 }
 
 /** v3 and v4 send `{ unified, raw }`; older providers sent the string itself. */

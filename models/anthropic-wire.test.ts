@@ -58,7 +58,7 @@ describe.each(['v4', 'v3'] as const)('the anthropic provider of spec %s over the
     return error;
   }
 
-  it('streams thinking and text deltas to observers unchanged, with usage and stop reason', async () => {
+  it('streams thinking and text deltas to observers unchanged, with usage and stop reason; the thinking keeps its signature', async () => {
     const { model } = await modelFor([
       {
         kind: 'stream',
@@ -77,7 +77,8 @@ describe.each(['v4', 'v3'] as const)('the anthropic provider of spec %s over the
     expect(deltas).toEqual(['reasoning:hm', 'reasoning:m', 'text:Hel', 'text:lo']);
     expect(collected).toEqual({
       parts: [
-        { type: 'reasoning', text: 'hmm' },
+        // The signature Anthropic needs back with the block (a signature_delta, no text of its own).
+        { type: 'reasoning', text: 'hmm', providerMetadata: { anthropic: { signature: 'sig-test' } } },
         { type: 'text', text: 'Hello' },
       ],
       calls: [],

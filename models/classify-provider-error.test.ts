@@ -5,11 +5,21 @@ import {
   TypeValidationError,
 } from '@ai-sdk/provider';
 import { ModelError } from '../core';
+import {
+  anthropicContextOverflow,
+  contextOverflowSaid,
+  openAiContextOverflow,
+} from '../test/support/models/context-overflow-replies';
 import { classifyProviderError, parseRetryAfter, unfinishedStreamError } from './classify-provider-error';
 
 function apiError(
   statusCode: number | undefined,
-  options: { headers?: Record<string, string>; message?: string } = {},
+  options: {
+    headers?: Record<string, string>;
+    message?: string;
+    body?: unknown;
+    isRetryable?: boolean;
+  } = {},
 ) {
   return new APICallError({
     message: options.message ?? 'provider says no',
@@ -17,6 +27,34 @@ function apiError(
     requestBodyValues: {},
     ...(statusCode !== undefined ? { statusCode } : {}),
     ...(options.headers ? { responseHeaders: options.headers } : {}),
+    ...(options.body !== undefined ? { responseBody: JSON.stringify(options.body) } : {}),
+    ...(options.isRetryable !== undefined ? { isRetryable: options.isRetryable } : {}),
+  });
+}
+
+/**
+ * What `@ai-sdk/openai` and `@ai-sdk/anthropic` throw for an error event that came before any
+ * output: an APICallError with a status made up from the frame's code, on a 200 event stream.
+ */
+function frameError({
+  madeUpStatus,
+  isRetryable,
+  frame,
+}: {
+  madeUpStatus: number;
+  isRetryable: boolean;
+  frame: Record<string, unknown>;
+}) {
+  const message = JSON.stringify(frame).match(/"message":"([^"]*)"/)?.[1] ?? 'stream failed';
+  return new APICallError({
+    message,
+    url: 'http://127.0.0.1/v1/responses',
+    requestBodyValues: {},
+    statusCode: madeUpStatus,
+    responseHeaders: { 'content-type': 'text/event-stream' },
+    responseBody: JSON.stringify(frame),
+    data: frame,
+    isRetryable,
   });
 }
 
@@ -88,6 +126,7 @@ describe('classifyProviderError', () => {
       url: 'http://127.0.0.1/v1',
       requestBodyValues: {},
       statusCode: 200,
+      responseHeaders: { 'content-type': 'text/event-stream' },
       cause: terminated,
     });
     const error = classify(broke);
@@ -112,7 +151,7 @@ describe('classifyProviderError', () => {
   });
 
   it('retries an in-stream error its provider marks retryable, though its kind is not one we know', () => {
-    // What AI SDK 7 providers send: their own verdict, from the error's type or status.
+    // What AI SDK 5+ provider packages send: their own verdict, and a status made up from the type.
     const busy = {
       message: 'The server is busy',
       type: 'server_is_busy',
@@ -121,9 +160,270 @@ describe('classifyProviderError', () => {
     };
     expect(classify(busy)).toMatchObject({
       retryable: true,
-      message: 'test.chat stream error (server_is_busy): The server is busy',
+      message: 'test.chat stream error server_is_busy: The server is busy (transient)',
     });
-    expect(classify({ ...busy, isRetryable: false })).toMatchObject({ retryable: false });
+    expect(classify({ ...busy, isRetryable: false })).toMatchObject({
+      retryable: false,
+      message:
+        'test.chat stream error server_is_busy: The server is busy (not retried: the provider marks it final)',
+    });
+  });
+
+  describe('an in-stream error (the server answered 200, then sent an error event)', () => {
+    const quotaMessage = 'You exceeded your current quota, please check your plan and billing details.';
+    const quotaFrame = {
+      type: 'error',
+      sequence_number: 2,
+      error: { type: 'insufficient_quota', code: 'insufficient_quota', message: quotaMessage, param: null },
+    };
+    const quotaSaid = `test.chat stream error insufficient_quota: ${quotaMessage} (not retried: the account's quota or billing)`;
+
+    it('is final on insufficient_quota, and says so with the provider’s code and message, not the 429 the SDK made up', () => {
+      const error = classify(frameError({ madeUpStatus: 429, isRetryable: false, frame: quotaFrame }));
+      expect(error).toMatchObject({ retryable: false, kind: 'rejected', code: 'model-rejected' });
+      expect(error.message).toBe(quotaSaid);
+      expect(error.message).not.toMatch(/HTTP|429/);
+    });
+
+    it('reads the same verdict from the stream part of every provider package, and says how far the stream got', () => {
+      // @ai-sdk/openai 4 after the first output: the frame's fields, its verdict and a made-up status.
+      const v4 = {
+        message: quotaMessage,
+        type: 'insufficient_quota',
+        code: 'insufficient_quota',
+        statusCode: 429,
+        isRetryable: false,
+        data: quotaFrame,
+      };
+      // @ai-sdk/openai 3 over chat completions: the frame's error object as it came.
+      const v3 = {
+        message: quotaMessage,
+        type: 'insufficient_quota',
+        param: null,
+        code: 'insufficient_quota',
+      };
+      for (const part of [v4, v3, quotaFrame]) {
+        const error = classify(part, { partsReceived: 2 });
+        expect(error.retryable).toBe(false);
+        expect(error.message).toBe(
+          quotaSaid.replace('insufficient_quota:', 'insufficient_quota after 2 parts:'),
+        );
+      }
+    });
+
+    it('is final on the Responses API’s response.failed with a final code', () => {
+      const failed = {
+        type: 'response.failed',
+        sequence_number: 3,
+        response: { error: { code: 'insufficient_quota', message: quotaMessage } },
+      };
+      expect(classify(frameError({ madeUpStatus: 429, isRetryable: false, frame: failed }))).toMatchObject({
+        retryable: false,
+        message: quotaSaid,
+      });
+    });
+
+    it('is final on an invalid request, naming the provider’s most specific code (Groq’s tool_use_failed)', () => {
+      const groq = {
+        message:
+          'Tool call validation failed: parameters for tool get_something_by_name did not match schema',
+        type: 'invalid_request_error',
+        code: 'tool_use_failed',
+      };
+      expect(classify(groq, { partsReceived: 94 })).toMatchObject({
+        retryable: false,
+        message: `test.chat stream error tool_use_failed after 94 parts: ${groq.message} (not retried: the provider found the request invalid)`,
+      });
+    });
+
+    it('is final on a 4xx status the provider wrote into its frame, which is not said as HTTP (OpenRouter)', () => {
+      const error = classify({ code: 400, message: 'Token limit reached' }, { partsReceived: 5 });
+      expect(error).toMatchObject({
+        retryable: false,
+        message:
+          'test.chat stream error 400 after 5 parts: Token limit reached (not retried: its error frame says 400)',
+      });
+      expect(classify({ code: 503, message: 'upstream busy' })).toMatchObject({ retryable: true });
+    });
+
+    it('retries a documented transient type though the provider package calls it final (Anthropic 3’s first chunk)', () => {
+      // @ai-sdk/anthropic 3 calls every first-chunk error but overloaded_error final, with a status of 500.
+      const apiError = frameError({
+        madeUpStatus: 500,
+        isRetryable: false,
+        frame: { type: 'api_error', message: 'Internal server error' },
+      });
+      expect(classify(apiError)).toMatchObject({
+        retryable: true,
+        message: 'test.chat stream error api_error: Internal server error (transient)',
+      });
+    });
+
+    it('retries a frame that says nothing this classifier knows: only a verdict stops retries', () => {
+      expect(classify({ type: 'weird_error', message: 'odd' })).toMatchObject({
+        retryable: true,
+        message: 'test.chat stream error weird_error: odd (transient)',
+      });
+    });
+  });
+
+  describe('a context overflow', () => {
+    // Bodies in each provider's documented error shape, with the words each sends, written here.
+    const overflows: [string, unknown][] = [
+      ['OpenAI chat completions', openAiContextOverflow.body],
+      [
+        'the OpenAI Responses API',
+        {
+          error: {
+            message:
+              'Your input exceeds the context window of this model. Please adjust your input and try again.',
+            type: 'invalid_request_error',
+            param: 'input',
+            code: 'context_length_exceeded',
+          },
+        },
+      ],
+      [
+        'OpenAI, one message too long',
+        {
+          error: {
+            message:
+              "Invalid 'messages[3].content': string too long. Expected a string with maximum length 10485760.",
+            type: 'invalid_request_error',
+            param: 'messages[3].content',
+            code: 'string_above_max_length',
+          },
+        },
+      ],
+      ['Anthropic', anthropicContextOverflow.body],
+      [
+        'Anthropic, input and max_tokens together',
+        {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message:
+              'input length and `max_tokens` exceed context limit: 197202 + 21333 > 200000, decrease input length or `max_tokens` and try again',
+          },
+        },
+      ],
+      [
+        'vLLM',
+        {
+          object: 'error',
+          message:
+            "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens. Please reduce the length of the messages or completion.",
+          type: 'BadRequestError',
+          param: null,
+          code: 400,
+        },
+      ],
+      [
+        'llama.cpp',
+        {
+          error: {
+            code: 400,
+            message: 'the request exceeds the available context size, try increasing it',
+            type: 'exceed_context_size_error',
+          },
+        },
+      ],
+    ];
+
+    it.each(overflows)('from %s is its own kind, not retried, and says so', (_, body) => {
+      const error = classify(apiError(400, { body, message: readErrorMessage(body) }));
+      expect(error).toMatchObject({
+        retryable: false,
+        kind: 'context-overflow',
+        code: 'model-context-overflow',
+      });
+      expect(error.message).toContain('HTTP 400 Bad Request');
+      expect(error.message).toContain(contextOverflowSaid);
+      expect(error.message).toContain(readErrorMessage(body).slice(0, 40));
+    });
+
+    it('in a stream is said as a stream error', () => {
+      const failed = {
+        type: 'response.failed',
+        response: {
+          error: { code: 'context_length_exceeded', message: 'Your input exceeds the context window' },
+        },
+      };
+      const error = classify(frameError({ madeUpStatus: 400, isRetryable: false, frame: failed }));
+      expect(error).toMatchObject({ kind: 'context-overflow', retryable: false });
+      expect(error.message).toMatch(/^test\.chat stream error context_length_exceeded: Your input exceeds/);
+      expect(error.message).not.toContain('HTTP');
+    });
+
+    it('is not a rate limit on tokens per minute, nor an answer cut at its own token limit', () => {
+      const perMinute = {
+        error: {
+          message:
+            'Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 50000.',
+          type: 'tokens',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      };
+      expect(classify(apiError(429, { body: perMinute }))).toMatchObject({ kind: 'transient' });
+      expect(classify({ code: 400, message: 'Token limit reached' })).toMatchObject({ kind: 'rejected' });
+    });
+  });
+
+  describe('the provider’s verdict in an HTTP error body', () => {
+    it('makes a 429 for a spent quota final, naming the status the server sent and the reason', () => {
+      const body = {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          param: null,
+          code: 'insufficient_quota',
+        },
+      };
+      const error = classify(apiError(429, { body, message: body.error.message }));
+      expect(error).toMatchObject({ retryable: false, kind: 'rejected' });
+      expect(error.message).toBe(
+        `test.chat rejected the request with HTTP 429 Too Many Requests: insufficient_quota: ${body.error.message} (not retried: the account's quota or billing)`,
+      );
+    });
+
+    it('keeps a rate limit transient, with its retry-after', () => {
+      const body = {
+        error: { message: 'slow down', type: 'requests', param: null, code: 'rate_limit_exceeded' },
+      };
+      expect(classify(apiError(429, { body, headers: { 'retry-after': '2' } }))).toMatchObject({
+        retryable: true,
+        retryAfterMs: 2000,
+      });
+    });
+
+    it('says what an authentication or permission failure needs, in the provider’s words', () => {
+      const key = {
+        error: {
+          message: 'Incorrect API key provided',
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      };
+      expect(classify(apiError(401, { body: key })).message).toContain(
+        'invalid_api_key: provider says no (not retried: authentication failed; check the API key)',
+      );
+      const permission = {
+        type: 'error',
+        error: { type: 'permission_error', message: 'no access to this model' },
+      };
+      expect(classify(apiError(403, { body: permission })).message).toContain(
+        'not retried: the API key lacks',
+      );
+    });
+
+    it('does not retry a retryable status the provider package marks final', () => {
+      expect(classify(apiError(503, { isRetryable: false }))).toMatchObject({
+        retryable: false,
+        message:
+          'test.chat rejected the request with HTTP 503 Service Unavailable: provider says no (not retried; the provider marks it final)',
+      });
+    });
   });
 
   it('retries a stream chunk that is not JSON, quoting it cut short and saying how far the stream got', () => {
@@ -197,6 +497,16 @@ describe('classifyProviderError', () => {
     expect(classify(original)).toBe(original);
   });
 
+  it('gives every ModelError a kind and a code to match, a context overflow never retryable', () => {
+    expect(new ModelError('a', true)).toMatchObject({ kind: 'transient', code: 'model-transient' });
+    expect(new ModelError('b', false)).toMatchObject({ kind: 'rejected', code: 'model-rejected' });
+    expect(new ModelError('c', true, undefined, { kind: 'context-overflow' })).toMatchObject({
+      kind: 'context-overflow',
+      code: 'model-context-overflow',
+      retryable: false,
+    });
+  });
+
   it('blanks out secrets and key-shaped tokens from provider text', () => {
     const message = 'Incorrect API key provided: sk-proj-abcdefghijklmnop. Also my-secret-value';
     const error = classify(apiError(401, { message }), { secrets: ['my-secret-value'] });
@@ -205,3 +515,9 @@ describe('classifyProviderError', () => {
     expect(error.message).toContain('[redacted]');
   });
 });
+
+/** The provider's message in an error body of any of the shapes above. */
+function readErrorMessage(body: unknown): string {
+  const text = JSON.stringify(body);
+  return JSON.parse(`"${text.match(/"message":"((?:[^"\\]|\\.)*)"/)?.[1] ?? ''}"`) as string;
+}

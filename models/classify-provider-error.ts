@@ -5,6 +5,14 @@ import {
   TypeValidationError,
 } from '@ai-sdk/provider';
 import { ModelError } from '../core';
+import {
+  contextOverflowSaying,
+  retryableStatuses,
+  streamErrorOf,
+  streamFrameOf,
+} from './classify-stream-error';
+import { parseBody, readErrorReport } from './provider-error-report';
+import { providerVerdict } from './provider-verdict';
 
 /** Codes Node, undici and Bun put on errors (or their causes) when the connection itself failed. */
 const networkErrorCodes = new Set([
@@ -24,19 +32,6 @@ const networkErrorCodes = new Set([
   'ConnectionClosed',
   'FailedToOpenSocket',
 ]);
-
-/** Error `type`s / `code`s providers send inside a stream when the fault is on their side. */
-const transientStreamErrorKinds = new Set([
-  'overloaded_error',
-  'api_error',
-  'rate_limit_error',
-  'timeout_error',
-  'server_error',
-  'rate_limit_exceeded',
-]);
-
-/** Statuses worth asking again for: timeout, conflict (a request with this idempotency key is in flight), rate limit. */
-const retryableStatuses = new Set([408, 409, 429]);
 
 const statusNames = new Map<number, string>([
   [400, 'Bad Request'],
@@ -65,15 +60,20 @@ const fixHints = new Map<number, string>([
 const maxQuotedChars = 500;
 
 /**
- * Turns whatever a provider call threw (or sent as a stream `error` part) into a `ModelError`:
- * rate limits, 5xx and dropped connections are retryable (with the server's `retry-after` when it
- * sent one); other 4xx are not, and say which status and what the provider objected to. An abort is
- * never retried. A malformed stream (a chunk that is not JSON or not the expected shape, invalid
- * stream data, a stream that ends without a finish reason) is a transient failure like a dropped
- * connection at the same point — the bytes were mangled on the way, asking again may well work —
- * and its message quotes what arrived, cut short. Messages never carry request headers, so the API
- * key cannot leak through them; `secrets` are also blanked out of provider-supplied text, as are
- * `sk-…`-shaped tokens.
+ * Turns whatever a provider call threw (or sent as a stream `error` part) into a `ModelError`.
+ * The provider's own verdict wins: a documented code in its error body or frame (`insufficient_quota`,
+ * `invalid_request_error`, authentication, permission) is final, says so in plain words and quotes
+ * the provider's message; a conversation longer than the model's context window is its own kind,
+ * `context-overflow`; an error the provider package marks not retryable is not retried, whatever
+ * its status. Without a verdict, rate limits, 5xx and dropped connections are retryable (with the
+ * server's `retry-after` when it sent one) and other 4xx are not. An in-stream error (the server
+ * answered 2xx, then sent an error event) is said as one, with the provider's code, never with an
+ * HTTP status the server did not send. An abort is never retried. A malformed stream (a chunk that
+ * is not JSON or not the expected shape, invalid stream data, a stream that ends without a finish
+ * reason) is a transient failure like a dropped connection at the same point — the bytes were
+ * mangled on the way, asking again may well work — and its message quotes what arrived, cut short.
+ * Messages never carry request headers, so the API key cannot leak through them; `secrets` are also
+ * blanked out of provider-supplied text, as are `sk-…`-shaped tokens.
  */
 export function classifyProviderError({
   error,
@@ -122,6 +122,9 @@ export function classifyProviderError({
   }
 
   if (APICallError.isInstance(error)) {
+    const frame = streamFrameOf(error);
+    if (frame)
+      return streamErrorOf({ provider, frame, fallbackMessage: error.message, partsReceived, clean });
     const status = error.statusCode;
     const detail = clean(error.message);
     if (status === undefined || status < 400) {
@@ -135,19 +138,7 @@ export function classifyProviderError({
           : `${provider} response stream broke: ${network ?? detail}`;
       return new ModelError(`${what}${retryable ? ' (transient)' : ''}`, retryable);
     }
-    const label = `HTTP ${status}${statusNames.has(status) ? ` ${statusNames.get(status)}` : ''}`;
-    if (status >= 500 || retryableStatuses.has(status)) {
-      return new ModelError(
-        `${provider} answered ${label}: ${detail}`,
-        true,
-        parseRetryAfter(error.responseHeaders, now),
-      );
-    }
-    const hint = fixHints.get(status) ?? 'fix the request or the model configuration';
-    return new ModelError(
-      `${provider} rejected the request with ${label}: ${detail} (not retried; ${hint})`,
-      false,
-    );
+    return httpErrorOf({ provider, error, status, clean, now });
   }
 
   if (isUnreadableFirstChunk(error)) {
@@ -166,11 +157,54 @@ export function classifyProviderError({
     );
   }
 
-  const streamKind = transientStreamErrorKind(error);
-  if (streamKind) {
-    return new ModelError(`${provider} stream error (${streamKind}): ${clean(messageOf(error))}`, true);
-  }
+  const frame = streamFrameOf(error);
+  if (frame)
+    return streamErrorOf({ provider, frame, fallbackMessage: messageOf(error), partsReceived, clean });
   return new ModelError(`${provider} error: ${clean(messageOf(error))}`, false);
+}
+
+/**
+ * A provider's answer with an error status. Its documented code decides first (`insufficient_quota`
+ * comes with a 429 that waiting does not cure), then the status, unless the provider package marks
+ * a retryable status final.
+ */
+function httpErrorOf({
+  provider,
+  error,
+  status,
+  clean,
+  now,
+}: {
+  provider: string;
+  error: APICallError;
+  status: number;
+  clean: (text: string) => string;
+  now: () => number;
+}): ModelError {
+  const label = `HTTP ${status}${statusNames.has(status) ? ` ${statusNames.get(status)}` : ''}`;
+  const report = readErrorReport(error.data ?? parseBody(error.responseBody));
+  const verdict = providerVerdict(report);
+  const [code] = report?.codes ?? [];
+  const detail = `${code ? `${code}: ` : ''}${clean(error.message)}`;
+  const rejected = `${provider} rejected the request with ${label}: ${detail}`;
+  if (verdict?.kind === 'context-overflow')
+    return new ModelError(`${rejected} (${contextOverflowSaying}; not retried)`, false, undefined, {
+      kind: 'context-overflow',
+    });
+  const retryableStatus = status >= 500 || retryableStatuses.has(status);
+  if (verdict?.kind === 'rejected' && !(verdict.generic && retryableStatus))
+    return new ModelError(`${rejected} (not retried: ${verdict.why})`, false);
+  if (verdict?.kind === 'transient' || (retryableStatus && error.isRetryable)) {
+    return new ModelError(
+      `${provider} answered ${label}: ${detail}`,
+      true,
+      parseRetryAfter(error.responseHeaders, now),
+    );
+  }
+  const hint = retryableStatus
+    ? 'the provider marks it final'
+    : (fixHints.get(status) ?? 'fix the request or the model configuration');
+  return new ModelError(`${rejected} (not retried; ${hint})`, false);
 }
 
 /**
@@ -247,27 +281,6 @@ function findNetworkError(error: unknown): string | undefined {
     current = 'cause' in current ? current.cause : undefined;
   }
   return undefined;
-}
-
-/**
- * The transient `type` / `code` of a provider's in-stream error object (`{ type: 'overloaded_error',
- * message }`), or the kind of one the provider itself marks `isRetryable`.
- */
-function transientStreamErrorKind(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || errorLike(error)) return undefined;
-  const nested =
-    'error' in error && typeof error.error === 'object' && error.error !== null ? error.error : error;
-  const kinds = [readString(nested, 'type'), readString(nested, 'code')];
-  for (const kind of kinds) if (kind !== undefined && transientStreamErrorKinds.has(kind)) return kind;
-  // AI SDK 7 providers attach their own verdict (from the error's type or status) to in-stream errors.
-  if ('isRetryable' in error && error.isRetryable === true)
-    return kinds.find((kind) => kind !== undefined) ?? 'retryable';
-  return undefined;
-}
-
-function readString(value: object, key: string): string | undefined {
-  const field: unknown = key in value ? (value as Record<string, unknown>)[key] : undefined;
-  return typeof field === 'string' ? field : undefined;
 }
 
 function messageOf(error: unknown): string {

@@ -1,5 +1,6 @@
 import {
   type CollectedResponse,
+  isBlockBoundary,
   ModelError,
   type ModelRequest,
   notifyObservers,
@@ -31,10 +32,12 @@ export async function streamResponse({
   let received = 0;
   try {
     for await (const part of model.stream(request)) {
-      if (part.type !== 'response-id') received += 1;
+      // A receipt or a block's start or end is no content: it does not say how far the response got.
+      if (part.type !== 'response-id' && !isBlockBoundary(part)) received += 1;
       collector.add(part);
       await onPart?.(part);
-      if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+      // An empty delta carries only metadata (Anthropic's thinking signature): nothing to show.
+      if ((part.type === 'text-delta' || part.type === 'reasoning-delta') && part.delta !== '') {
         notifyObservers(observers, 'onModelDelta', {
           turnId: request.turnId,
           responseIndex: request.responseIndex,

@@ -27,6 +27,47 @@ describe('toLanguageModelPrompt', () => {
     ]);
   });
 
+  it("sends each part's provider metadata back as its provider options, keeping parts that are only metadata", () => {
+    const signature = { anthropic: { signature: 'sig' } };
+    const prompt = toLanguageModelPrompt({
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'plan', providerMetadata: signature },
+            { type: 'reasoning', text: '', providerMetadata: { anthropic: { redactedData: 'x' } } },
+            { type: 'reasoning', text: '' },
+            { type: 'text', text: '', providerMetadata: { openai: { itemId: 'msg_1' } } },
+            {
+              type: 'tool-call',
+              toolCallId: 'c1',
+              toolName: 'read_file',
+              input: { path: 'a' },
+              providerMetadata: { google: { thoughtSignature: 't' } },
+            },
+          ],
+        },
+      ],
+    });
+    expect(prompt).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'plan', providerOptions: signature },
+          { type: 'reasoning', text: '', providerOptions: { anthropic: { redactedData: 'x' } } },
+          { type: 'text', text: '', providerOptions: { openai: { itemId: 'msg_1' } } },
+          {
+            type: 'tool-call',
+            toolCallId: 'c1',
+            toolName: 'read_file',
+            input: { path: 'a' },
+            providerOptions: { google: { thoughtSignature: 't' } },
+          },
+        ],
+      },
+    ]);
+  });
+
   it('sends error and interrupted outputs as error text, with their kind and any notice', () => {
     const prompt = toLanguageModelPrompt({
       messages: [

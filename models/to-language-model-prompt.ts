@@ -2,6 +2,7 @@ import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
 import {
   type AssistantMessage,
   type Message,
+  type ProviderMetadata,
   renderToolOutput,
   type ToolResultPart,
   type ToolSpec,
@@ -21,11 +22,17 @@ export type PortableMessage =
   | { role: 'assistant'; content: PortableAssistantPart[] }
   | { role: 'tool'; content: PortableToolResultPart[] };
 
-type PortableTextPart = { type: 'text'; text: string };
+type PortableTextPart = { type: 'text'; text: string; providerOptions?: ProviderMetadata };
 type PortableAssistantPart =
   | PortableTextPart
-  | { type: 'reasoning'; text: string }
-  | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
+  | { type: 'reasoning'; text: string; providerOptions?: ProviderMetadata }
+  | {
+      type: 'tool-call';
+      toolCallId: string;
+      toolName: string;
+      input: unknown;
+      providerOptions?: ProviderMetadata;
+    };
 type PortableToolResultPart = {
   type: 'tool-result';
   toolCallId: string;
@@ -44,8 +51,9 @@ export type PortableFunctionTool = {
 /**
  * Our transcript as the AI SDK's provider-level prompt. Tool results go back as text (errors and
  * interruptions as error text, which Anthropic marks `is_error`), rendered the way the model reads
- * them everywhere. Empty text is dropped and an assistant message left with nothing is skipped:
- * providers reject empty content, and a broken stream can leave a partial message with none.
+ * them everywhere. Empty text is dropped (unless the provider marked the part) and an assistant message left with
+ * nothing is skipped: providers reject empty content, and a broken stream can leave a partial
+ * message with none. Provider metadata goes back as each part's provider options.
  *
  * A tool call whose arguments were not JSON is recorded with the raw text as its input. OpenAI's
  * wire carries arguments as text anyway; Anthropic's requires `tool_use.input` to be an object and
@@ -108,7 +116,9 @@ function assistantContent(message: AssistantMessage, objectToolInputs: boolean):
     switch (part.type) {
       case 'text':
       case 'reasoning':
-        if (part.text !== '') content.push({ type: part.type, text: part.text });
+        // A part with only metadata is kept: a redacted thinking block, a signed empty thinking block.
+        if (part.text !== '' || part.providerMetadata)
+          content.push({ type: part.type, text: part.text, ...providerOptionsOf(part) });
         break;
       case 'tool-call':
         content.push({
@@ -116,11 +126,23 @@ function assistantContent(message: AssistantMessage, objectToolInputs: boolean):
           toolCallId: part.toolCallId,
           toolName: part.toolName,
           input: toolCallInput(part.input, objectToolInputs),
+          ...providerOptionsOf(part),
         });
         break;
     }
   }
   return content;
+}
+
+/**
+ * What the provider attached to a part goes back as the part's provider options, unchanged: that is
+ * how the AI SDK's providers take back Anthropic thinking signatures and redacted thinking, OpenAI
+ * reasoning items (id, encrypted content) and Gemini thought signatures.
+ */
+function providerOptionsOf(part: { providerMetadata?: ProviderMetadata | undefined }): {
+  providerOptions?: ProviderMetadata;
+} {
+  return part.providerMetadata ? { providerOptions: part.providerMetadata } : {};
 }
 
 /** Parsed JSON arguments as they are; a string is parsed when it is JSON text, else kept as the raw text. */

@@ -1,3 +1,5 @@
+import type { ProviderMetadata } from '../core';
+
 /**
  * Watches streamed tool-call arguments and says when a call's arguments are complete, before the
  * provider says so. The AI SDK's OpenAI chat providers only emit `tool-call` parts when the whole
@@ -12,17 +14,34 @@ export class ToolInputTracker {
   private readonly emitted = new Set<string>();
 
   /** A `tool-input-start` part. Provider-executed and text-encoded inputs are not tracked. */
-  start({ id, toolName, textEncoded }: { id: string; toolName: string; textEncoded: boolean }): void {
+  start({
+    id,
+    toolName,
+    textEncoded,
+    providerMetadata,
+  }: {
+    id: string;
+    toolName: string;
+    textEncoded: boolean;
+    /** What the provider attached to the call's start: the early call carries it. */
+    providerMetadata?: ProviderMetadata;
+  }): void {
     if (textEncoded || this.emitted.has(id)) return;
     this.open.set(id, {
       toolName,
       text: '',
       scan: { depth: 0, inString: false, escaped: false, started: false },
+      ...(providerMetadata ? { providerMetadata } : {}),
     });
   }
 
   /** A `tool-input-delta` part; returns the call when its arguments just became a complete JSON object. */
-  delta(id: string, delta: string): { toolCallId: string; toolName: string; input: string } | undefined {
+  delta(
+    id: string,
+    delta: string,
+  ):
+    | { toolCallId: string; toolName: string; input: string; providerMetadata?: ProviderMetadata }
+    | undefined {
     const input = this.open.get(id);
     if (!input) return undefined;
     input.text += delta;
@@ -30,7 +49,12 @@ export class ToolInputTracker {
     this.open.delete(id);
     if (!isJsonObject(input.text)) return undefined;
     this.emitted.add(id);
-    return { toolCallId: id, toolName: input.toolName, input: input.text };
+    return {
+      toolCallId: id,
+      toolName: input.toolName,
+      input: input.text,
+      ...(input.providerMetadata ? { providerMetadata: input.providerMetadata } : {}),
+    };
   }
 
   /** True when the provider's `tool-call` part for this id repeats a call already handed on. */
@@ -43,6 +67,7 @@ export class ToolInputTracker {
 interface OpenInput {
   toolName: string;
   text: string;
+  providerMetadata?: ProviderMetadata;
   scan: ScanState;
 }
 

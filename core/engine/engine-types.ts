@@ -1,6 +1,7 @@
 import type { JournalEntry } from '../schema/journal-entry';
 import type { AssistantMessage, Message } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
+import type { ProviderMetadata } from '../schema/provider-metadata';
 import type { Usage } from '../schema/usage';
 import type { TurnOutcome } from './turn-outcome';
 
@@ -24,6 +25,11 @@ export interface ModelFailure {
   retryable: boolean;
   /** The provider asked to wait this long (Retry-After). */
   retryAfterMs?: number;
+  /**
+   * The conversation no longer fits the model's context window (never retryable): no retry helps,
+   * a shorter conversation would. Absent for any other failure, and from hosts older than it.
+   */
+  kind?: 'context-overflow';
   /**
    * The request's host was lost (its worker died or stopped heartbeating), as opposed to the
    * provider failing: then the words are those of a host lost after a crash, on every executor.
@@ -85,6 +91,11 @@ export interface ModelResponse {
   finishReason: string;
   /** How many of the response's first calls were handed over while it streamed (default: none). */
   streamedCallCount?: number;
+  /**
+   * Provider metadata that came for calls handed over while the response streamed only once the
+   * provider finished them, by call id: written onto their tool-call parts.
+   */
+  streamedCallMetadata?: Record<string, ProviderMetadata>;
   /** The provider's id for the response (its receipt), when it gave one. */
   responseId?: string;
 }

@@ -124,7 +124,7 @@ export function withAcceptedCalls(state: TurnState, response: ModelResponse): Mo
     batch?.streamOpen && batch.responseIndex === response.responseIndex ? batch.calls.map((c) => c.call) : [];
   const accepted = streamed.slice(0, response.streamedCallCount ?? streamed.length);
   const calls = accepted.length === 0 ? response.calls : [...accepted, ...response.calls];
-  const { streamedCallCount: _count, ...rest } = response;
+  const { streamedCallCount: _count, streamedCallMetadata: late, ...rest } = response;
   const prose = response.message.content.filter((p) => p.type !== 'tool-call');
   return {
     ...rest,
@@ -136,12 +136,16 @@ export function withAcceptedCalls(state: TurnState, response: ModelResponse): Mo
           ? prose
           : [
               ...prose,
-              ...calls.map((c) => ({
-                type: 'tool-call' as const,
-                toolCallId: c.toolCallId,
-                toolName: c.toolName,
-                input: c.input,
-              })),
+              ...calls.map((c) => {
+                const providerMetadata = late?.[c.toolCallId] ?? c.providerMetadata;
+                return {
+                  type: 'tool-call' as const,
+                  toolCallId: c.toolCallId,
+                  toolName: c.toolName,
+                  input: c.input,
+                  ...(providerMetadata ? { providerMetadata } : {}),
+                };
+              }),
             ],
     },
   };

@@ -1,6 +1,7 @@
 import type { ModelResponse } from '../engine/turn-engine';
 import type { PreparedCall } from '../schema/prepared-call';
-import { prepareCall } from '../tools/prepare-call';
+import type { ProviderMetadata } from '../schema/provider-metadata';
+import { prepareCall, type RawToolCall } from '../tools/prepare-call';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { CollectedResponse } from './collect-response';
 
@@ -35,10 +36,14 @@ export function buildModelResponse({
   maxArgumentBytes?: number;
 }): ModelResponse {
   const used = new Set<string>(priorCallIds);
+  const streamedCallMetadata: Record<string, ProviderMetadata> = {};
   const calls: PreparedCall[] = collected.calls.map((raw, position) => {
-    const call =
-      prepared[position] ??
-      prepareCall({ registry, raw, position, responseIndex, usedIds: used, maxArgumentBytes });
+    const early = prepared[position];
+    const call = early
+      ? withLateMetadata(early, raw)
+      : prepareCall({ registry, raw, position, responseIndex, usedIds: used, maxArgumentBytes });
+    if (position < streamedCallCount && call.providerMetadata && call !== early)
+      streamedCallMetadata[call.toolCallId] = call.providerMetadata;
     used.add(call.toolCallId);
     return call;
   });
@@ -46,14 +51,24 @@ export function buildModelResponse({
     responseIndex,
     message: {
       role: 'assistant',
-      content: collected.parts.filter((p) => p.type !== 'tool-call' && (p.type !== 'text' || p.text !== '')),
+      // Empty text goes, unless the provider marked it (the AI SDK keeps those too).
+      content: collected.parts.filter(
+        (p) => p.type !== 'tool-call' && (p.type !== 'text' || p.text !== '' || p.providerMetadata),
+      ),
       ...(partialReason ? { partial: { reason: partialReason } } : {}),
     },
     calls: streamedCallCount === 0 ? calls : calls.slice(streamedCallCount),
     ...(streamedCallCount === 0 ? {} : { streamedCallCount }),
+    ...(Object.keys(streamedCallMetadata).length > 0 ? { streamedCallMetadata } : {}),
     usage: collected.usage,
     finishReason: partialReason ? 'error' : collected.finishReason,
     // A receipt only for a response that arrived whole: a continuation from a broken one would miss its end.
     ...(collected.responseId !== undefined && !partialReason ? { responseId: collected.responseId } : {}),
   };
+}
+
+/** A call prepared while it streamed, with the metadata its provider attached only when it finished it. */
+function withLateMetadata(call: PreparedCall, raw: RawToolCall): PreparedCall {
+  if (!raw.providerMetadata || call.providerMetadata === raw.providerMetadata) return call;
+  return { ...call, providerMetadata: raw.providerMetadata };
 }

@@ -1,18 +1,35 @@
 import { z } from 'zod';
+import { providerMetadataSchema } from './provider-metadata';
 import { toolOutputSchema } from './tool-output';
 
 /**
  * The provider-neutral transcript. It mirrors the AI SDK's model messages closely so adapters stay
  * thin, and it is what every executor records: the same script gives the same messages everywhere.
  */
-export const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });
-export const reasoningPartSchema = z.object({ type: z.literal('reasoning'), text: z.string() });
+export const textPartSchema = z.object({
+  type: z.literal('text'),
+  text: z.string(),
+  /** What the provider attached to this text (an OpenAI message item's id): sent back with it. */
+  providerMetadata: providerMetadataSchema.optional(),
+});
+/**
+ * The model's reasoning. Its provider metadata is what lets the provider take it back: Anthropic's
+ * thinking signature (or a redacted block's data, with empty text), OpenAI's reasoning item id and
+ * encrypted content. A part with empty text and metadata is kept: it is the whole of a redacted block.
+ */
+export const reasoningPartSchema = z.object({
+  type: z.literal('reasoning'),
+  text: z.string(),
+  providerMetadata: providerMetadataSchema.optional(),
+});
 export const toolCallPartSchema = z.object({
   type: z.literal('tool-call'),
   toolCallId: z.string().min(1),
   toolName: z.string(),
   /** Parsed JSON arguments; the raw text when the model sent arguments that are not JSON. */
   input: z.unknown(),
+  /** What the provider attached to the call (Gemini's thought signature, OpenAI's item id). */
+  providerMetadata: providerMetadataSchema.optional(),
 });
 export const toolResultPartSchema = z.object({
   type: z.literal('tool-result'),

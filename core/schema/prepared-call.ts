@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerMetadataSchema } from './provider-metadata';
 import { retryPolicySchema } from './retry-policy';
 
 /**
@@ -30,6 +31,8 @@ export const preparedCallSchema = z.object({
   policy: callPolicySchema,
   /** Set when the call cannot run (unknown tool, invalid arguments, bad id): its error output. */
   rejection: z.object({ errorType: z.string(), message: z.string() }).optional(),
+  /** What the provider attached to the call (e.g. Gemini's thought signature): goes back with it. */
+  providerMetadata: providerMetadataSchema.optional(),
 });
 
 export type CallPolicy = z.infer<typeof callPolicySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { quoted } from '../schema/format-issues';
 import type { CallPolicy, PreparedCall } from '../schema/prepared-call';
+import type { ProviderMetadata } from '../schema/provider-metadata';
 import { type RetryPolicy, retryPolicySchema } from '../schema/retry-policy';
 import type { AnyTool } from './define-tool';
 import type { ToolRegistry } from './tool-registry';
@@ -11,6 +12,8 @@ export interface RawToolCall {
   toolName: string;
   /** Argument JSON text as streamed, or an already parsed value. */
   input: unknown;
+  /** What the provider attached to the call: kept with it and sent back with it. */
+  providerMetadata?: ProviderMetadata;
 }
 
 const rejectedPolicy: CallPolicy = {
@@ -29,14 +32,7 @@ const rejectedPolicy: CallPolicy = {
  * `usedIds` holds the ids the turn has used so far; an empty or repeated id is replaced by a fresh
  * one (the transcript must pair every call with exactly one result, and the id keys idempotency).
  */
-export function prepareCall({
-  registry,
-  raw,
-  position,
-  responseIndex,
-  usedIds,
-  maxArgumentBytes,
-}: {
+export function prepareCall(args: {
   registry: ToolRegistry;
   raw: RawToolCall;
   position: number;
@@ -45,6 +41,20 @@ export function prepareCall({
   /** Larger arguments are not run and not kept (see `limitsConfigSchema`). */
   maxArgumentBytes?: number;
 }): PreparedCall {
+  const call = prepareWithoutMetadata(args);
+  // Whatever became of the call, the provider's metadata for it goes back with it.
+  if (args.raw.providerMetadata) call.providerMetadata = args.raw.providerMetadata;
+  return call;
+}
+
+function prepareWithoutMetadata({
+  registry,
+  raw,
+  position,
+  responseIndex,
+  usedIds,
+  maxArgumentBytes,
+}: Parameters<typeof prepareCall>[0]): PreparedCall {
   const oversized =
     maxArgumentBytes === undefined ? undefined : oversizedArguments(raw.input, maxArgumentBytes);
   if (oversized !== undefined) {

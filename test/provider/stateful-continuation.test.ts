@@ -108,4 +108,38 @@ describe('stateful continuation over the Responses API', () => {
     expect([previousOf(1), previousOf(2)]).toEqual(['resp_c1', 'resp_c1']);
     expect(inputOf(2).map((i) => i.call_id ?? i.role)).toEqual(['system', 'c1']);
   });
+
+  it('refuses since-receipt with store: false when the turn starts, before any request: the provider keeps no response to continue from', async () => {
+    server = await startOpenAiResponsesServer([readCall('c1', 'a.txt')]);
+    const model = createModel(
+      {
+        provider: 'openai',
+        api: 'responses',
+        name: 'zdr',
+        model: 'gpt-test',
+        baseURL: server.baseURL,
+        providerOptions: { openai: { store: false } },
+      },
+      { env: { OPENAI_API_KEY: 'sk-test-0123456789' } },
+    );
+    const executor = new InProcessExecutor({ tools: [readFileTool], model, continuation: 'since-receipt' });
+    await expect(executor.runTurn({ turnId: `zdr-${Date.now()}`, input: 'Read a.txt' })).rejects.toThrow(
+      "continuation 'since-receipt' cannot work with model zdr: providerOptions.openai.store is false, so the provider keeps no response to continue from; use continuation 'full'",
+    );
+    expect(server.requests).toHaveLength(0);
+    // The model refuses a continued request itself too (on Temporal the worker sees only requests).
+    const continued = model.stream({
+      turnId: 't',
+      responseIndex: 1,
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [],
+      idempotencyKey: 't/model/1',
+      continuation: { previousResponseId: 'resp_1', messages: [] },
+    });
+    await expect(continued[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      retryable: false,
+      message: expect.stringContaining('cannot continue from response resp_1'),
+    });
+    expect(server.requests).toHaveLength(0);
+  });
 });

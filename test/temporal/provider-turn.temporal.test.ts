@@ -149,3 +149,35 @@ test('on Temporal a stateful turn over the Responses API continues from each rec
   expect(second.previous_response_id).toBe('resp_first');
   expect(second.input.map((i) => i.role ?? i.type)).toEqual(['function_call_output']);
 });
+
+test('on Temporal a stateful turn with a model that stores no responses (store: false) fails at its first request, before the provider is asked, saying why', async () => {
+  server = await startOpenAiResponsesServer([{ kind: 'stream', text: ['never sent'] }]);
+  const model = createModel(
+    {
+      provider: 'openai',
+      api: 'responses',
+      name: 'zdr',
+      model: 'gpt-test',
+      baseURL: server.baseURL,
+      providerOptions: { openai: { store: false } },
+    },
+    { env: { OPENAI_API_KEY: 'sk-test-0123456789' } },
+  );
+  const taskQueue = kit.taskQueue('stateful-zdr');
+  const worker = await kit.worker({ taskQueue, tools: [readFileTool], model });
+  const result = await worker.runUntil(async () => {
+    const turn = await kit.client(taskQueue).start({
+      turnId: uniqueTurnId('stateful-zdr'),
+      input: 'Read a.txt',
+      model: 'zdr',
+      continuation: 'since-receipt',
+    });
+    return turn.result();
+  });
+  expect(result.status).toBe('failed');
+  expect(result.reason).toContain(
+    "continuation 'since-receipt' cannot work with model zdr: providerOptions.openai.store is false",
+  );
+  expect(result.modelResponses).toBe(0);
+  expect(server.requests).toHaveLength(0);
+});

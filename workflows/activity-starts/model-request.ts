@@ -10,6 +10,7 @@ import {
 import {
   type CallModelInput,
   isModelRouted,
+  modelContextOverflowType,
   modelRejectedType,
   type TurnActivities,
 } from '../../contract/activities';
@@ -71,6 +72,8 @@ export class ModelActivity {
       model: this.input.model,
       idempotencyKey: op.idempotencyKey,
       maxArgumentBytes: view.config.limits.maxArgumentBytes,
+      // An input field, not a command: replay matches activities by type and id, not by input.
+      ...(view.config.continuation === 'since-receipt' ? { continuationMode: 'since-receipt' as const } : {}),
       ...(op.continuation ? { continuation: op.continuation } : {}),
       ...(context ? { context } : {}),
     };
@@ -130,10 +133,13 @@ export class ModelActivity {
 
   private failureOf(error: unknown): ModelFailure {
     const message = failureMessage(error);
+    const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    // Its own kind on every revision: only the failure's words reach what the engine records.
+    if (cause instanceof ApplicationFailure && cause.type === modelContextOverflowType)
+      return { message, retryable: false, kind: 'context-overflow' };
     if (this.revision < 2) return { message, retryable: false };
     // Thrown here, in the workflow: a misconfigured fleet, which another attempt would not mend.
     if (error instanceof ApplicationFailure && error.nonRetryable) return { message, retryable: false };
-    const cause = error instanceof ActivityFailure ? error.cause : undefined;
     // Only what the activity marked as a rejection is final; anything else (a timeout, a lost or
     // shutting-down worker, a transient provider failure) is worth another attempt.
     if (cause instanceof ApplicationFailure && (cause.type === modelRejectedType || cause.nonRetryable))

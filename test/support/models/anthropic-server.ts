@@ -14,6 +14,10 @@ export interface AnthropicStream {
   kind: 'stream';
   /** A thinking block's deltas (closed with a signature). */
   thinking?: readonly string[];
+  /** The signature closing the thinking block (default `sig-test`). */
+  signature?: string;
+  /** A `redacted_thinking` block's opaque data, after the thinking block. */
+  redactedThinking?: string;
   /** A text block's deltas. */
   text?: readonly string[];
   /** Each tool_use block's input as `input_json_delta` pieces. */
@@ -112,8 +116,10 @@ function messageEvents(reply: AnthropicStream, model: string): WireEvent[] {
     block(
       { type: 'thinking', thinking: '' },
       reply.thinking.map((thinking) => ({ type: 'thinking_delta', thinking })),
-      [{ type: 'signature_delta', signature: 'sig-test' }],
+      [{ type: 'signature_delta', signature: reply.signature ?? 'sig-test' }],
     );
+  if (reply.redactedThinking !== undefined)
+    block({ type: 'redacted_thinking', data: reply.redactedThinking }, []);
   if (reply.text)
     block(
       { type: 'text', text: '' },

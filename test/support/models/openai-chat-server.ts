@@ -17,7 +17,13 @@ export interface OpenAiChatStream {
   /** `content` deltas. */
   text?: readonly string[];
   /** Each call's `function.arguments` in pieces; the id and name travel in the first piece only. */
-  toolCalls?: readonly { id: string; name: string; argumentChunks: readonly string[] }[];
+  toolCalls?: readonly {
+    id: string;
+    name: string;
+    argumentChunks: readonly string[];
+    /** Gemini's OpenAI-compatible API: `extra_content.google.thought_signature` on the call's first delta. */
+    thoughtSignature?: string;
+  }[];
   /** Default `tool_calls` when there are calls, else `stop`. */
   finishReason?: string;
   /** Sent in a final chunk when the request asked for it (`stream_options.include_usage`). */
@@ -98,7 +104,17 @@ function chatChunks(reply: OpenAiChatStream, model: string, includeUsage: boolea
   for (const [index, call] of (reply.toolCalls ?? []).entries()) {
     for (const [n, piece] of call.argumentChunks.entries()) {
       const fn = n === 0 ? { name: call.name, arguments: piece } : { arguments: piece };
-      delta({ tool_calls: [{ index, ...(n === 0 ? { id: call.id, type: 'function' } : {}), function: fn }] });
+      const first =
+        n === 0
+          ? {
+              id: call.id,
+              type: 'function',
+              ...(call.thoughtSignature !== undefined && {
+                extra_content: { google: { thought_signature: call.thoughtSignature } },
+              }),
+            }
+          : {};
+      delta({ tool_calls: [{ index, ...first, function: fn }] });
     }
   }
   if (reply.endWithoutFinish) return withRawData(events, reply.inject);

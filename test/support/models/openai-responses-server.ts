@@ -14,6 +14,11 @@ export interface OpenAiResponsesStream {
   kind: 'stream';
   /** The response id the server gives this response (default `resp_<n>`, n the 0-based request index). */
   id?: string;
+  /**
+   * A reasoning item before everything else: its summary parts' deltas, and the encrypted content
+   * the API returns with `include: ['reasoning.encrypted_content']` (on the item's `done` only).
+   */
+  reasoning?: { id: string; summary: readonly (readonly string[])[]; encryptedContent?: string };
   /** `output_text` deltas of one message item (no message item when omitted). */
   text?: readonly string[];
   /** Each call's arguments in `response.function_call_arguments.delta` pieces. */
@@ -57,6 +62,31 @@ function responseEvents(reply: OpenAiResponsesStream, id: string, model: string)
 
   push('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } });
   push('response.in_progress', { response: { ...response, status: 'in_progress', output: [], usage: null } });
+
+  if (reply.reasoning) {
+    const { id: item_id, summary, encryptedContent } = reply.reasoning;
+    const output_index = output.length;
+    push('response.output_item.added', {
+      output_index,
+      item: { id: item_id, type: 'reasoning', summary: [], encrypted_content: null },
+    });
+    summary.forEach((deltas, summary_index) => {
+      const at = { item_id, output_index, summary_index };
+      push('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+      for (const delta of deltas) push('response.reasoning_summary_text.delta', { ...at, delta });
+      const text = deltas.join('');
+      push('response.reasoning_summary_text.done', { ...at, text });
+      push('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    });
+    const done = {
+      id: item_id,
+      type: 'reasoning',
+      summary: summary.map((deltas) => ({ type: 'summary_text', text: deltas.join('') })),
+      encrypted_content: encryptedContent ?? null,
+    };
+    push('response.output_item.done', { output_index, item: done });
+    output.push(done);
+  }
 
   if (reply.text) {
     const item_id = `msg_${id}`;
