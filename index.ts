@@ -39,6 +39,13 @@ export {
   journalEntrySchema,
   type TranscriptEvent,
 } from './core/schema/journal-entry';
+export {
+  type BlobRef,
+  describeFile,
+  type FileData,
+  type FilePart,
+  filePartSchema,
+} from './core/schema/media';
 // Turns: input, configuration, outcome
 export {
   type AssistantMessage,
@@ -82,6 +89,7 @@ export type { Usage } from './core/schema/usage';
 // Tools
 export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/tools/define-tool';
 export { NonRetryableToolError } from './core/tools/run-tool-attempt';
+export { type ToolFile, withFiles } from './core/tools/tool-files';
 // Watching a turn (the same events in process and on Temporal)
 export type { LiveChannelName, ProgressEntry, TurnWatchEvent } from './core/watch/turn-watch-event';
 // The in-process executor and its journals

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
 import { activityInputInvalidType } from '../contract/activities';
 import type {
+  HostFiles,
   HostTimers,
   ToolHealthRegistry,
   ToolRegistry,
@@ -30,6 +31,8 @@ export interface ActivityDeps {
    * one that arrives on another queue is sent there instead (see `ModelRouted`).
    */
   modelQueues?: ReadonlyMap<string, string>;
+  /** How files are kept and read back (the blob store behind large ones). */
+  files: HostFiles;
 }
 
 /** The worker's own clock and timers, for the tool attempts it runs. */

@@ -2,6 +2,7 @@ import { asyncLocalStorage, Context, type Info } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { noopMetricMeter } from '@temporalio/common/lib/metrics';
+import { hostFiles } from '../blobs';
 import { modelFailedType } from '../contract/activities';
 import { ToolHealthRegistry, ToolRegistry } from '../core';
 import { scriptedModel } from '../models';
@@ -38,6 +39,7 @@ function modelActivity({
     hooks: [],
     observers: [],
     health: new ToolHealthRegistry({ now: Date.now }),
+    files: hostFiles({}),
   });
   return () =>
     asyncLocalStorage.run(ctx, () =>

@@ -186,6 +186,7 @@ export function modelRequestActivity({
         turnId,
         responseIndex,
         messages: request.messages,
+        readFiles: deps.files.read,
         idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
         continuation,
         signal: ctx.cancellationSignal,

@@ -74,6 +74,7 @@ export async function runAttemptHere({
           timers,
           signal: ctx.cancellationSignal,
           heartbeat: local ? () => {} : (details) => ctx.heartbeat(details),
+          storeFiles: deps.files.store,
         }),
     });
     // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed

@@ -1,4 +1,5 @@
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { blobStoreFromEnv } from '../blobs';
 import type { ResolvedConnectionOptions } from '../devserver';
 import { probeHttp2 } from '../devserver/probe-http2';
 import { type MetricsConfig, type MetricsServer, startMetricsServer, TurnMetrics } from '../metrics';
@@ -26,6 +27,7 @@ export async function startAgentWorker({
   agent,
   workflowBundlePath,
   metrics: metricsConfig = {},
+  stateDir,
   timeoutMs = 5_000,
 }: {
   connectionOptions: ResolvedConnectionOptions;
@@ -38,6 +40,8 @@ export async function startAgentWorker({
   workflowBundlePath?: string;
   /** Where to serve durable-turns' and the Temporal SDK's metrics (`metricsConfigFromEnv`). */
   metrics?: MetricsConfig;
+  /** Where large files go unless `DURABLE_TURNS_BLOB_STORE` says (its `blobs` folder; default `.state`). */
+  stateDir?: string;
   timeoutMs?: number;
 }): Promise<AgentWorker> {
   checkEncryptionKeys();
@@ -68,6 +72,7 @@ export async function startAgentWorker({
       models: agent.models,
       ...(workflowBundlePath !== undefined && { workflowBundlePath }),
       ...(metrics && { metrics }),
+      ...(stateDir !== undefined && { blobStore: blobStoreFromEnv({ stateDir }) }),
     });
     const metricsServer =
       metrics && metricsConfig.metrics

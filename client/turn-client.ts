@@ -7,6 +7,7 @@ import {
 } from '@temporalio/client';
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
+import { type BlobStore, blobStoreOption, type FileLimitsInput, keepInputFiles } from '../blobs';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { HealthHistoryBody } from '../contract/fleet-health-history';
 import type { TurnWatchEvent } from '../contract/live-text';
@@ -15,6 +16,7 @@ import type { ProgressEntry } from '../contract/turn-workflow';
 import { turnWorkflowType } from '../contract/turn-workflow';
 import type { TurnStatus } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
+import { normalizeInput } from '../core/schema/messages';
 import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { FleetHealthClient } from './fleet-health-client';
 import type { FleetHealthView } from './fleet-health-view';
@@ -38,6 +40,14 @@ export interface TurnClientOptions {
    * same keys.
    */
   encryption?: TurnEncryption;
+  /**
+   * Where files too large for the transcript are kept (the claim check; see `FileLimits`). Default:
+   * as `DURABLE_TURNS_BLOB_STORE` says, else a `.state/blobs` folder; `false`: none (only files
+   * within the inline limit are kept).
+   */
+  blobStore?: BlobStore | false;
+  /** Inline limit and per-file limit (64 KiB and 20 MiB by default). */
+  fileLimits?: FileLimitsInput;
 }
 
 export { type StartTurnArgs, startTurnSchema } from './start-turn-args';
@@ -64,6 +74,8 @@ export interface TurnSummary {
 export class TurnClient {
   readonly client: Client;
   private readonly taskQueue: string;
+  private readonly blobStore: BlobStore | undefined;
+  private readonly fileLimits: FileLimitsInput | undefined;
 
   constructor(options: TurnClientOptions) {
     this.client = new TemporalClient({
@@ -73,6 +85,8 @@ export class TurnClient {
       ...dataConverterOption(options.encryption),
     });
     this.taskQueue = options.taskQueue;
+    this.blobStore = blobStoreOption(options.blobStore);
+    this.fileLimits = options.fileLimits;
   }
 
   async start(args: StartTurnArgs): Promise<TurnHandle> {
@@ -81,7 +95,13 @@ export class TurnClient {
       throw new Error(`invalid turn: ${formatIssues(parsed.error)}`);
     }
     const a = parsed.data;
-    const input = turnWorkflowInputFrom({ args, parsed: a });
+    // Large files go to the blob store first: the workflow's input (and so its history) holds references.
+    const kept = await keepInputFiles({
+      messages: normalizeInput(a.input),
+      store: this.blobStore,
+      ...(this.fileLimits ? { limits: this.fileLimits } : {}),
+    });
+    const input = turnWorkflowInputFrom({ args, parsed: { ...a, input: kept } });
     try {
       const handle = await this.client.workflow.start(turnWorkflowType, {
         workflowId: a.turnId,

@@ -183,6 +183,11 @@ describe('the turn page', () => {
         .getByText(/^Output: ok/)
         .textContent(),
     ).not.toMatch(/truncated/);
+    // A file the tool returned shows as its kind, name and size, not its bytes.
+    await call('gate_a')
+      .getByText(/^Output: ok/)
+      .click();
+    expect(await call('gate_a').locator('.files li').textContent()).toBe('[image/png gate-a.png, 1.2 KB]');
     expect(await page.getByRole('link', { name: 'Open in the Temporal Web UI' }).getAttribute('href')).toBe(
       `http://127.0.0.1:8233/namespaces/${dashboard.namespace}/workflows/${turnId}`,
     );

@@ -56,6 +56,7 @@ export async function callModelInProcess({
           turnId: engine.turnId,
           responseIndex: op.responseIndex,
           messages: op.messages,
+          readFiles: host.files.read,
           idempotencyKey: op.idempotencyKey,
           continuation: op.continuation,
           signal: abort.signal,

@@ -1,3 +1,4 @@
+import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles, keepInputFiles } from '../blobs';
 import {
   type AnyTool,
   assertTurnId,
@@ -6,6 +7,7 @@ import {
   type DispatchConfig,
   type HostTimers,
   type LimitsConfig,
+  normalizeInput,
   type ProgressEntry,
   type RetryPolicyInput,
   type TimeoutsConfig,
@@ -62,6 +64,14 @@ export interface InProcessExecutorOptions {
   leaseMs?: number;
   /** OpenTelemetry traces of its turns (`createTurnTracing`). Unset: as the environment says (`turnTracingFromEnv`). `false`: off. */
   tracing?: TurnTracing | false;
+  /**
+   * Where files too large for the transcript are kept (the claim check; see `FileLimits`). Default:
+   * as `DURABLE_TURNS_BLOB_STORE` says, else a `.state/blobs` folder; `false`: none (only files
+   * within the inline limit are kept).
+   */
+  blobStore?: BlobStore | false;
+  /** Inline limit and per-file limit (64 KiB and 20 MiB by default). */
+  fileLimits?: FileLimitsInput;
 }
 
 export interface InProcessWatchOptions {
@@ -90,6 +100,7 @@ const systemTimers: HostTimers = {
  */
 export class InProcessExecutor {
   private readonly host: TurnHost;
+  private readonly blobStore: BlobStore | undefined;
   private readonly journal: TurnJournal;
   private readonly owner: string;
   /** Turns this executor is driving now: opening one again would fence out its own live session. */
@@ -100,6 +111,7 @@ export class InProcessExecutor {
 
   constructor(private readonly options: InProcessExecutorOptions) {
     const timers = options.timers ?? systemTimers;
+    this.blobStore = blobStoreOption(options.blobStore);
     this.host = {
       registry: new ToolRegistry(options.tools),
       model: options.model,
@@ -115,6 +127,10 @@ export class InProcessExecutor {
       ...(options.approver ? { approver: options.approver } : {}),
       timers,
       leaseMs: options.leaseMs ?? 30_000,
+      files: hostFiles({
+        ...(this.blobStore ? { store: this.blobStore } : {}),
+        ...(options.fileLimits ? { limits: options.fileLimits } : {}),
+      }),
     };
     const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
     if (tracing) this.host.tracing = tracing;
@@ -140,8 +156,15 @@ export class InProcessExecutor {
     const parsedInput = turnInputSchema.safeParse(input);
     if (!parsedInput.success) throw new Error(`invalid turn input: ${formatIssues(parsedInput.error)}`);
     const config = this.turnConfig();
+    // Claimed at once, before anything is awaited: a watch that follows the call finds the turn.
     this.claim(turnId);
     return this.driving(turnId, async () => {
+      // Large files go to the blob store first: the journal holds references, as history does on Temporal.
+      const kept = await keepInputFiles({
+        messages: normalizeInput(parsedInput.data),
+        store: this.blobStore,
+        ...(this.options.fileLimits ? { limits: this.options.fileLimits } : {}),
+      });
       const session = await this.journal.open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs });
       const { entries, version } = await session.load();
       if (entries.length > 0) {
@@ -150,7 +173,7 @@ export class InProcessExecutor {
       }
       const started = TurnEngine.start({
         turnId,
-        input: parsedInput.data,
+        input: kept,
         config,
         now: this.host.timers.now(),
       });

@@ -61,6 +61,7 @@ export class InProcessTools {
       health: this.host.health,
       timers: this.host.timers,
       signal,
+      storeFiles: this.host.files.store,
     }).then(({ result, durationMs }) => {
       if (span && tracing) endToolAttemptSpan({ tracing, span, result });
       this.backgroundControllers.delete(toolCallId);

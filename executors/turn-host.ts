@@ -1,6 +1,7 @@
 import type {
   AnyTool,
   ApprovalRequest,
+  HostFiles,
   HostTimers,
   ToolHealthRegistry,
   ToolRegistry,
@@ -27,6 +28,8 @@ export interface TurnHost {
   leaseMs: number;
   /** Spans for the turn, its model requests and tool attempts (default: none). */
   tracing?: TurnTracing;
+  /** How files are kept and read back (the blob store behind large ones). */
+  files: HostFiles;
 }
 
 export type { AnyTool };

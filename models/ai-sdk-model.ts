@@ -9,6 +9,7 @@ import {
   type Usage,
 } from '../core';
 import { classifyProviderError, unfinishedStreamError } from './classify-provider-error';
+import { assertToolFilesSupported, assertUrlsSupported, unsupportedFileError } from './file-support';
 import {
   assertSupportedLanguageModel,
   openLanguageModelStream,
@@ -98,9 +99,11 @@ export function aiSdkModel({
       };
       let stream: ReadableStream<SupportedStreamPart>;
       try {
+        assertToolFilesSupported({ provider, messages });
+        await assertUrlsSupported({ model, messages });
         stream = await openLanguageModelStream({ model, options });
       } catch (error) {
-        throw classify(error, false);
+        throw unsupportedFileError({ error, provider, messages }) ?? classify(error, false);
       }
       const reader = stream.getReader();
       const tracker = new ToolInputTracker();

@@ -28,7 +28,8 @@ export async function streamModelResponse({
   observers,
   turnId,
   responseIndex,
-  messages,
+  messages: recorded,
+  readFiles,
   idempotencyKey,
   continuation,
   signal,
@@ -44,6 +45,8 @@ export async function streamModelResponse({
   turnId: string;
   responseIndex: number;
   messages: Message[];
+  /** Reads the bytes of files kept in the blob store into the messages (the provider needs them). */
+  readFiles?: (messages: readonly Message[]) => Promise<Message[]>;
   idempotencyKey: string;
   continuation: { previousResponseId: string; fromMessage: number } | undefined;
   signal: AbortSignal;
@@ -56,6 +59,7 @@ export async function streamModelResponse({
   /** Once the stream ended: how many of the prepared calls (the first ones) the engine took while it streamed. */
   handedOver: (prepared: readonly PreparedCall[]) => number | Promise<number>;
 }): Promise<ModelResponse> {
+  const messages = readFiles ? await readFiles(recorded) : recorded;
   const usedIds = new Set(priorCallIds);
   const prepared: PreparedCall[] = [];
   const request: ModelRequest = {

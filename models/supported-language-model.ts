@@ -7,6 +7,7 @@ import type {
   LanguageModelV4StreamPart,
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
+import { v3Prompt, v4Prompt } from './spec-prompt';
 import type { PortableFunctionTool, PortablePrompt } from './to-language-model-prompt';
 
 /**
@@ -25,7 +26,7 @@ const supportedVersions: readonly string[] = [
   'v3',
 ] satisfies SupportedLanguageModel['specificationVersion'][];
 
-/** The call options the port sends, valid under both specs (it sends no files, which they encode differently). */
+/** The call options the port sends; its prompt is mapped to each spec's encoding of files when it is sent. */
 export interface PortableCallOptions {
   prompt: PortablePrompt;
   tools?: PortableFunctionTool[];
@@ -59,9 +60,9 @@ export async function openLanguageModelStream({
   options: PortableCallOptions;
 }): Promise<ReadableStream<SupportedStreamPart>> {
   if (model.specificationVersion === 'v4') {
-    const v4: LanguageModelV4CallOptions = options;
+    const v4: LanguageModelV4CallOptions = { ...options, prompt: v4Prompt(options.prompt) };
     return (await model.doStream(v4)).stream;
   }
-  const v3: LanguageModelV3CallOptions = options;
+  const v3: LanguageModelV3CallOptions = { ...options, prompt: v3Prompt(options.prompt) };
   return (await model.doStream(v3)).stream;
 }

@@ -1,6 +1,8 @@
 import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
 import {
   type AssistantMessage,
+  describeFile,
+  type FilePart,
   type Message,
   type ProviderMetadata,
   renderToolOutput,
@@ -11,18 +13,24 @@ import {
 /**
  * The prompt we send, in the part of the provider-level prompt format that LanguageModel specs v3
  * (AI SDK 6 providers) and v4 (AI SDK 7) share — text, reasoning, tool calls, text tool results —
- * so one value goes to a model of either spec. The adapter assigns it to each spec's own prompt
- * type, so the compiler checks that both still accept it.
+ * plus file parts in our own shape, which the two specs encode differently (`specPrompt` maps them).
  */
 export type PortablePrompt = PortableMessage[];
 
 export type PortableMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: PortableTextPart[] }
+  | { role: 'user'; content: (PortableTextPart | PortableFilePart)[] }
   | { role: 'assistant'; content: PortableAssistantPart[] }
   | { role: 'tool'; content: PortableToolResultPart[] };
 
-type PortableTextPart = { type: 'text'; text: string; providerOptions?: ProviderMetadata };
+export type PortableTextPart = { type: 'text'; text: string; providerOptions?: ProviderMetadata };
+/** A file as the provider gets it: its bytes (base64) or its URL. */
+export type PortableFilePart = {
+  type: 'file';
+  mediaType: string;
+  filename?: string;
+  data: { base64: string } | { url: string };
+};
 type PortableAssistantPart =
   | PortableTextPart
   | { type: 'reasoning'; text: string; providerOptions?: ProviderMetadata }
@@ -37,7 +45,11 @@ type PortableToolResultPart = {
   type: 'tool-result';
   toolCallId: string;
   toolName: string;
-  output: { type: 'text'; value: string } | { type: 'error-text'; value: string };
+  output:
+    | { type: 'text'; value: string }
+    | { type: 'error-text'; value: string }
+    /** An output with files: its text, then the files. */
+    | { type: 'content'; value: (PortableTextPart | PortableFilePart)[] };
 };
 
 /** A function tool as both specs describe it (v3 and v4 function tools have the same shape). */
@@ -80,7 +92,9 @@ export function toLanguageModelPrompt({
           content:
             typeof message.content === 'string'
               ? [{ type: 'text', text: message.content }]
-              : message.content.map((part) => ({ type: 'text', text: part.text })),
+              : message.content.map((part) =>
+                  part.type === 'text' ? { type: 'text', text: part.text } : portableFile(part),
+                ),
         });
         break;
       case 'assistant': {
@@ -162,10 +176,30 @@ function toolCallInput(input: unknown, objectOnly: boolean): unknown {
 
 function toolResult(part: ToolResultPart): PortableToolResultPart {
   const value = renderToolOutput(part.output);
+  const files = part.output.files ?? [];
   return {
     type: 'tool-result',
     toolCallId: part.toolCallId,
     toolName: part.toolName,
-    output: part.output.status === 'ok' ? { type: 'text', value } : { type: 'error-text', value },
+    output:
+      files.length > 0
+        ? { type: 'content', value: [{ type: 'text', text: value }, ...files.map(portableFile)] }
+        : part.output.status === 'ok'
+          ? { type: 'text', value }
+          : { type: 'error-text', value },
+  };
+}
+
+/** A file part whose bytes were fetched from the blob store beforehand (see `withFileBytes`). */
+function portableFile(part: FilePart): PortableFilePart {
+  if ('blob' in part.data)
+    throw new Error(
+      `file part ${describeFile(part)} still refers to the blob store: its bytes must be read before the prompt is built`,
+    );
+  return {
+    type: 'file',
+    mediaType: part.mediaType,
+    ...(part.filename !== undefined ? { filename: part.filename } : {}),
+    data: part.data,
   };
 }

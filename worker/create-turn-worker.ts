@@ -1,5 +1,6 @@
 import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, type TranscriptCache } from '../activities';
+import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles } from '../blobs';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import { turnSearchAttributeList } from '../contract/search-attributes';
 import {
@@ -47,6 +48,14 @@ export interface CreateTurnWorkerOptions {
   metrics?: TurnMetrics;
   /** The transcripts this worker's model requests hold between requests (bounded; see `TranscriptCache`). */
   transcripts?: TranscriptCache;
+  /**
+   * Where files too large for history are kept (the claim check; see `FileLimits`). Workers and
+   * clients of a queue need the same store (S3-compatible across hosts). Default: as
+   * `DURABLE_TURNS_BLOB_STORE` says, else a `.state/blobs` folder; `false`: none.
+   */
+  blobStore?: BlobStore | false;
+  /** Inline limit and per-file limit (64 KiB and 20 MiB by default). */
+  fileLimits?: FileLimitsInput;
   /**
    * A prebuilt turn workflow bundle (`buildTurnWorkflowBundle` / `durable-turns-bundle --out …`) to
    * run; if it is missing or stale, creating the worker fails. Unset: the one
@@ -161,6 +170,10 @@ export async function createTurnWorker(
     ...(options.transcripts ? { transcripts: options.transcripts } : {}),
     ...(tracing ? { tracing } : {}),
     ...(modelQueues.size > 0 ? { modelQueues } : {}),
+    files: hostFiles({
+      ...optionalStore(blobStoreOption(options.blobStore)),
+      ...(options.fileLimits ? { limits: options.fileLimits } : {}),
+    }),
   });
   const shared = {
     ...dataConverterOption(options.encryption),
@@ -203,4 +216,8 @@ export async function createTurnWorker(
 /** `DURABLE_TURNS_WORKFLOW_BUNDLE`: the prebuilt bundle every worker of this process runs, unless told otherwise. */
 function workflowBundlePathFromEnv(): string | undefined {
   return process.env.DURABLE_TURNS_WORKFLOW_BUNDLE?.trim() || undefined;
+}
+
+function optionalStore(store: BlobStore | undefined): { store?: BlobStore } {
+  return store ? { store } : {};
 }

@@ -90,6 +90,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
             }),
           },
           origin: temporal.devServer ? 'the dev server just started' : setup.settings.origin,
+          stateDir: path.resolve(flags.stateDir),
           namespace: temporal.namespace,
           taskQueue: temporal.taskQueue,
           agent,

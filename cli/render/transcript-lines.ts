@@ -1,4 +1,4 @@
-import { type Message, userText } from '../../core';
+import { describeFile, type Message, userText } from '../../core';
 import type { Colors } from '../output';
 import { shortArgs } from './short-text';
 
@@ -35,6 +35,8 @@ export function transcriptLines({ transcript, colors }: { transcript: Message[];
           return [
             `${colors.bold('tool')} ${part.toolName} ${colors.dim(`#${part.toolCallId}`)} ${paint(output.status)}${output.errorType ? ` (${output.errorType})` : ''}:`,
             ...indent(content ?? ''),
+            // A file as its kind and size: its bytes are the model's to read, not the terminal's.
+            ...(output.files ?? []).map((file) => `    ${colors.dim(describeFile(file))}`),
             ...(output.notice ? indent(colors.yellow(output.notice)) : []),
           ];
         });

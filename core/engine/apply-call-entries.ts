@@ -50,6 +50,7 @@ export function applyAttemptFinished(
   // A call stopped by the engine did not finish for the engine's reason, in the same words everywhere.
   if (stopped && result.status === 'interrupted') output.content = `not completed: ${stopped}`;
   if ('truncated' in result && result.truncated) output.truncated = true;
+  if (result.status === 'ok' && result.files) output.files = result.files;
   decide(call, output);
   return state;
 }

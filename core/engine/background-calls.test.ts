@@ -123,7 +123,7 @@ const kinds = (entries: readonly JournalEntry[]) =>
 function lastUserParts(engine: TurnEngine): string[] {
   const message = engine.view.messages.at(-1);
   if (message?.role !== 'user' || typeof message.content === 'string') throw new Error('no delivery last');
-  return message.content.map((p) => p.text);
+  return message.content.map((p) => (p.type === 'text' ? p.text : ''));
 }
 
 describe('background calls', () => {

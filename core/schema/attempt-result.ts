@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filePartSchema } from './media';
 
 /** What one attempt of a tool call came to. The engine decides from it whether to retry. */
 export const attemptResultSchema = z.discriminatedUnion('status', [
@@ -7,6 +8,8 @@ export const attemptResultSchema = z.discriminatedUnion('status', [
     content: z.unknown(),
     resultHash: z.string(),
     truncated: z.boolean().optional(),
+    /** Files the tool returned, as the host kept them (inline or by blob reference). */
+    files: z.array(filePartSchema).optional(),
   }),
   z.object({
     status: z.literal('error'),

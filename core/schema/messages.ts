@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeFile, filePartSchema } from './media';
 import { providerMetadataSchema } from './provider-metadata';
 import { toolOutputSchema } from './tool-output';
 
@@ -39,10 +40,13 @@ export const toolResultPartSchema = z.object({
 });
 
 export const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
-/** A user message: text, or text parts (a delivery of background outputs has one part per call). */
+/**
+ * A user message: text, or parts — text (a delivery of background outputs has one per call) and
+ * files (images, PDFs: see `filePartSchema`).
+ */
 export const userMessageSchema = z.object({
   role: z.literal('user'),
-  content: z.union([z.string(), z.array(textPartSchema)]),
+  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, filePartSchema]))]),
 });
 export const assistantMessageSchema = z.object({
   role: z.literal('assistant'),
@@ -76,11 +80,11 @@ export type Message = z.infer<typeof messageSchema>;
 export const turnInputSchema = z.union([z.string().min(1), z.array(messageSchema).min(1)]);
 export type TurnInput = z.infer<typeof turnInputSchema>;
 
-/** A user message's text, its parts joined by blank lines. */
+/** A user message's text, its parts joined by blank lines; a file as its kind and size, never its bytes. */
 export function userText(message: UserMessage): string {
   return typeof message.content === 'string'
     ? message.content
-    : message.content.map((p) => p.text).join('\n\n');
+    : message.content.map((p) => (p.type === 'text' ? p.text : describeFile(p))).join('\n\n');
 }
 
 export function normalizeInput(input: TurnInput): Message[] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { filePartSchema } from './media';
 
 /**
  * The one output every tool call gets. `interrupted` means the call did not finish (cancelled,
@@ -19,6 +20,8 @@ export const toolOutputSchema = z.object({
   notice: z.string().optional(),
   /** Set when the content was cut to keep within payload limits. */
   truncated: z.boolean().optional(),
+  /** Files the tool returned with its result (a screenshot, a PDF): the model sees them after the content. */
+  files: z.array(filePartSchema).optional(),
 });
 export type ToolOutput = z.infer<typeof toolOutputSchema>;
 
@@ -36,5 +39,6 @@ export function copyOutput(from: ToolOutput, { withNotice = true } = {}): ToolOu
   if (from.errorType !== undefined) output.errorType = from.errorType;
   if (withNotice && from.notice !== undefined) output.notice = from.notice;
   if (from.truncated !== undefined) output.truncated = from.truncated;
+  if (from.files !== undefined) output.files = from.files;
   return output;
 }

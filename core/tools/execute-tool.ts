@@ -7,6 +7,7 @@ import { toolCallKey } from './idempotency-key';
 import { onAbort } from './on-abort';
 import { stableHash } from './stable-hash';
 import { toJson } from './to-json';
+import { type ToolFile, ToolResultWithFiles } from './tool-files';
 
 /** Timers are passed in: core code reads no clock and schedules nothing of its own. */
 export interface HostTimers {
@@ -36,6 +37,8 @@ export interface ExecuteArgs {
 export interface Executed {
   result: AttemptResult;
   timedOut: boolean;
+  /** Files the tool returned with its result (`withFiles`), for the host to keep. */
+  files?: readonly ToolFile[];
 }
 
 const timeoutReason = Symbol('timeout');
@@ -62,6 +65,12 @@ export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unkno
     return failed(error, ctx.made, args.signal, call.toolName, timeoutMs);
   } finally {
     ctx.release();
+  }
+  if (ToolResultWithFiles.isInstance(value)) {
+    const result = okOutput(value.content);
+    return result.status === 'ok' && value.files.length > 0
+      ? { result, timedOut: false, files: value.files }
+      : { result, timedOut: false };
   }
   return { result: okOutput(value), timedOut: false };
 }

@@ -14,6 +14,8 @@ import { errorOutput, interruptedOutput } from './attempt-outputs';
 import { describeThrown } from './describe-thrown';
 import { executeTool, type HostTimers } from './execute-tool';
 import { type PreOutcome, runPostHooks, runPreHooks } from './run-tool-hooks';
+import { stableHash } from './stable-hash';
+import { FileRejectedError, type StoreToolFiles, type ToolFile } from './tool-files';
 import type { ToolRegistry } from './tool-registry';
 import { truncateResult } from './truncate-content';
 
@@ -47,6 +49,8 @@ export interface RunToolAttemptArgs {
   idempotencyKey?: string;
   /** The engine's limit for this attempt (`ToolStart.timeoutMs`); the tool's own `timeoutMs` when absent. */
   timeoutMs?: number;
+  /** How this host keeps the files a tool returns (`withFiles`); without it, a tool's files are an error. */
+  storeFiles?: StoreToolFiles;
 }
 
 const nonRetryableMarker = Symbol.for('durable-turns.non-retryable-tool-error');
@@ -89,7 +93,11 @@ export async function runToolAttempt(
     if (told && observers.some(hasToolPre)) notifyObservers(observers, 'onToolPre', preEvent(args));
     started = timers.now();
     const outcome = await attemptOutcome(args);
-    const final = truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes);
+    const truncated = truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes);
+    const final =
+      outcome.kind === 'ran' && outcome.files
+        ? await withStoredFiles(truncated, outcome.files, args)
+        : truncated;
     const durationMs = Math.max(0, timers.now() - started);
     if (args.health && outcome.kind === 'ran') {
       const health = final.status === 'ok' ? 'success' : outcome.timedOut ? 'timeout' : 'failure';
@@ -147,7 +155,7 @@ function hasToolPre(observer: TurnObserver): boolean {
 }
 
 type Outcome =
-  | { kind: 'ran'; result: AttemptResult; timedOut: boolean }
+  | { kind: 'ran'; result: AttemptResult; timedOut: boolean; files?: readonly ToolFile[] }
   | { kind: 'not-run'; result: AttemptResult };
 
 async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
@@ -197,7 +205,41 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
     return { kind: 'not-run', result: ran.result };
   }
   const result = ctx ? await runPostHooks(args, { ...ctx, args: pre.args }, ran.result) : ran.result;
-  return { kind: 'ran', result, timedOut: ran.timedOut };
+  return ran.files
+    ? { kind: 'ran', result, timedOut: ran.timedOut, files: ran.files }
+    : { kind: 'ran', result, timedOut: ran.timedOut };
+}
+
+/**
+ * An ok result with the tool's files kept by the host (inline or in its blob store). A file the
+ * host will not keep makes the output an error that says which and why, not retried: the tool ran,
+ * and running it again would bring the same file. (A post hook that turned the result into an error
+ * leaves the files out.)
+ */
+async function withStoredFiles(
+  result: AttemptResult,
+  files: readonly ToolFile[],
+  args: RunToolAttemptArgs,
+): Promise<AttemptResult> {
+  if (result.status !== 'ok') return result;
+  if (!args.storeFiles)
+    return errorOutput(
+      'file-not-stored',
+      `the tool returned ${files.length} file(s), but this host keeps no files (give it a blob store)`,
+      false,
+    );
+  try {
+    const stored = await args.storeFiles(files);
+    // Two screenshots under the same caption are different results (loop detection compares hashes).
+    return { ...result, files: stored, resultHash: stableHash([result.resultHash, stored]) };
+  } catch (error) {
+    if (FileRejectedError.isInstance(error)) return errorOutput(error.errorType, error.message, false);
+    return errorOutput(
+      'file-not-stored',
+      `the tool's files could not be kept: ${describeThrown(error, 'storing them').message}`,
+      false,
+    );
+  }
 }
 
 function notRun(errorType: string, content: string): Outcome {

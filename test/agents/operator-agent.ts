@@ -7,7 +7,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolContext, type TurnModel } from '../../core';
+import { defineTool, type ToolContext, type TurnModel, withFiles } from '../../core';
 import { scriptedModel } from '../../models';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -80,7 +80,10 @@ export const tools = [
     concurrencySafe: true,
     execute: async ({ name }, ctx) => {
       await holdUntil({ done: () => gateOpen(ctx.turnId, name), ctx });
-      return `passed ${name}`;
+      // A picture of the gate: pages show a file by its kind and size.
+      return withFiles(`passed ${name}`, [
+        { mediaType: 'image/png', filename: `gate-${name}.png`, data: new Uint8Array(1_200).fill(7) },
+      ]);
     },
   }),
   defineTool({

@@ -1,7 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createModel, defineTool, InProcessExecutor, type ModelConfig, type TurnResult } from 'durable-turns';
+import { parseEncryptionKeys } from 'durable-turns/codec';
+import { SqliteJournal } from 'durable-turns/sqlite';
 import { z } from 'zod';
 import {
   type AnthropicReply,
+  claudeAt,
   type OpenAiResponsesReply,
   startAnthropicServer,
   startOpenAiChatServer,
@@ -85,6 +92,37 @@ describe('reasoning carried back across a tool round trip', () => {
         { type: 'tool-call', toolCallId: 'toolu_01' },
       ],
     });
+  });
+
+  it('the signature survives an encrypted SQLite journal: a turn read back from it holds the signed reasoning', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'durable-turns-reasoning-'));
+    try {
+      const encryption = parseEncryptionKeys(`k0:${randomBytes(32).toString('base64')}`);
+      const journal = new SqliteJournal({ path: path.join(dir, 'turns.sqlite'), encryption });
+      server = await startAnthropicServer([
+        { kind: 'stream', thinking: ['Plan.'], signature: 'sig-journal', toolUses: [readCall] },
+        { kind: 'stream', text: ['Done.'] },
+      ]);
+      const executor = new InProcessExecutor({
+        tools: [readFileTool],
+        model: claudeAt(server.baseURL),
+        journal,
+      });
+      const turnId = `reasoning-journal-${Date.now()}`;
+      expect((await executor.runTurn({ turnId, input: 'Read a.txt' })).status).toBe('completed');
+      const reopened = new SqliteJournal({ path: path.join(dir, 'turns.sqlite'), encryption });
+      const session = await reopened.open({ turnId, owner: 'reader', leaseMs: 1_000 });
+      const { entries } = await session.load();
+      await session.release();
+      const responded = entries.find((e) => e.type === 'model.responded');
+      expect(responded?.type === 'model.responded' && responded.message.content[0]).toEqual({
+        type: 'reasoning',
+        text: 'Plan.',
+        providerMetadata: { anthropic: { signature: 'sig-journal' } },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('Anthropic blocks that are only metadata go back too: a signed thinking block with no text, a redacted_thinking block with its data', async () => {

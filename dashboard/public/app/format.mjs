@@ -27,3 +27,20 @@ export function clockTime(ms) {
   const d = new Date(ms);
   return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
 }
+
+/** A file part as `[image/png shot.png, 48.2 KB]` (as `describeFile` says it): its kind and size, never its bytes. */
+export function fileLabel(file) {
+  const data = file.data ?? {};
+  const padding = typeof data.base64 === 'string' ? (data.base64.match(/=*$/)?.[0].length ?? 0) : 0;
+  const bytes = data.blob
+    ? data.blob.bytes
+    : typeof data.base64 === 'string'
+      ? Math.floor((data.base64.length * 3) / 4) - padding
+      : undefined;
+  const size =
+    bytes === undefined
+      ? ''
+      : `, ${bytes < 1000 ? `${bytes} B` : bytes < 1e6 ? `${(bytes / 1000).toFixed(1)} KB` : `${(bytes / 1e6).toFixed(1)} MB`}`;
+  const where = data.url ? ` at ${data.url}` : '';
+  return `[${file.mediaType}${file.filename ? ` ${file.filename}` : ''}${size}${where}]`;
+}

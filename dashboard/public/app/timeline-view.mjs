@@ -1,7 +1,7 @@
 // The timeline drawn: per model response its text, then its calls in waves, each call a bar from
 // its first start to its last end, each attempt a segment coloured by how it came out.
 import { html } from '/vendor/preact-htm.js';
-import { duration, shortJson } from './format.mjs';
+import { duration, fileLabel, shortJson } from './format.mjs';
 import { callOutcome, wavesOf } from './turn-timeline.mjs';
 
 function spanOf(timeline, now) {
@@ -34,6 +34,7 @@ function Output({ output }) {
     <summary>Output: ${summary}</summary>
     ${output.truncated && html`<p class="badge truncated">cut to fit: the model saw this truncated output</p>`}
     <pre>${body}</pre>
+    ${output.files?.length > 0 && html`<ul class="files">${output.files.map((f) => html`<li data-file=${f.mediaType}>${fileLabel(f)}</li>`)}</ul>`}
     ${output.notice && html`<p class="notice">${output.notice}</p>`}
   </details>`;
 }

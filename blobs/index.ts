@@ -1,0 +1,16 @@
+export type { BlobObjects } from './blob-objects';
+export type { BlobRef, BlobStore } from './blob-store';
+export { BlobStoreError, type BlobStoreErrorCode } from './blob-store-error';
+export { blobObjectsFromEnv, blobStoreFromEnv } from './blob-store-from-env';
+export { blobStoreOption } from './blob-store-option';
+export { blobStoreVariable } from './blob-store-variable';
+export { ContentAddressedBlobStore } from './content-addressed-blob-store';
+export { EncryptedBlobStore } from './encrypted-blob-store';
+export { FileBlobObjects, fileBlobStore } from './file-blob-store';
+export { type FileLimits, type FileLimitsInput, fileLimitsSchema } from './file-limits';
+export { hostFiles } from './host-files';
+export { keepFile, toolFileKeeper } from './keep-files';
+export { keepInputFiles } from './keep-input-files';
+export type { S3BlobStoreOptions, S3Credentials, S3Location } from './s3-blob-options';
+export { S3BlobObjects, s3BlobStore } from './s3-blob-store';
+export { withFileBytes } from './with-file-bytes';
