@@ -25,9 +25,11 @@ export interface CodecAccess {
   /** Or: whether a bearer token is an access token of the Web UI's identity provider (`oidcVerifier`). */
   verifyAccessToken?: (token: string) => Promise<boolean>;
   /**
-   * Origins of Web UIs whose pages may call it (CORS), e.g. `http://127.0.0.1:8233`. Their requests
-   * from this machine, to a server listening on loopback only, need no token: the dev server's UI
-   * cannot send one, and a browser always names the page's origin, so no other page passes.
+   * Origins of Web UIs whose pages may call it (CORS), e.g. `http://127.0.0.1:8233`. Only when no
+   * token and no identity provider is configured, their requests from this machine to a server
+   * listening on loopback only need no token (the dev server's UI cannot send one). An `Origin`
+   * header is not an identity — any local process can send one — so with a credential configured
+   * it never stands in for it.
    */
   origins: readonly string[];
   /** Where the server listens: only a loopback listener lets tokenless requests through. */
@@ -75,10 +77,9 @@ export async function codecAccessRefusal({
       ? 'the bearer token is neither the codec token nor a valid access token of the identity provider'
       : 'the bearer token is not the codec token';
   }
-  const local = access.listensOnLoopback && isLoopback({ host: remoteAddress });
-  if (local && origin !== undefined && access.origins.includes(origin)) return undefined;
   const anyCredential = access.token !== undefined || access.verifyAccessToken !== undefined;
-  if (local && origin === undefined && !anyCredential) return undefined;
+  const local = access.listensOnLoopback && isLoopback({ host: remoteAddress });
+  if (!anyCredential && local && (origin === undefined || access.origins.includes(origin))) return undefined;
   return anyCredential
     ? 'send Authorization: Bearer <the codec token, or the Web UI’s access token>'
     : 'the codec answers only this machine’s allowed Web UI origins without a token, and none is configured for others';
@@ -101,7 +102,8 @@ export async function registerCodecRoutes({
     credentials: true,
     maxAge: 600,
   });
-  const handle = (direction: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
+  // Before the body is read (up to 16 MB): a caller without access costs nothing but its headers.
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     const refusal = await codecAccessRefusal({
       access,
       authorization: request.headers.authorization,
@@ -109,6 +111,8 @@ export async function registerCodecRoutes({
       remoteAddress: request.socket.remoteAddress ?? '',
     });
     if (refusal) return reply.code(401).send({ error: `not authorized: ${refusal}` });
+  };
+  const handle = (direction: 'encode' | 'decode') => async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = payloadsBodySchema.safeParse(request.body);
     if (!parsed.success)
       return reply.code(400).send({
@@ -127,7 +131,7 @@ export async function registerCodecRoutes({
   // `public` to the dashboard's own access hook: these routes decide access themselves.
   const config = { access: 'public' };
   for (const direction of ['encode', 'decode'] as const) {
-    app.post(`/${direction}`, { config }, handle(direction));
-    app.post(`/:namespace/${direction}`, { config }, handle(direction));
+    app.post(`/${direction}`, { config, onRequest: authenticate }, handle(direction));
+    app.post(`/:namespace/${direction}`, { config, onRequest: authenticate }, handle(direction));
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { EncryptionCodec } from './encryption-codec';
 import { parseEncryptionKeys } from './encryption-keys';
@@ -92,11 +93,37 @@ describe('the codec server', () => {
     }
   });
 
-  test("the dev UI's own origin on this machine needs no token (its UI cannot send one)", async () => {
-    const answer = await post('/decode', await sealed('for the dev UI'), { origin: uiOrigin });
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('access-control-allow-origin')).toBe(uiOrigin);
-    expect(values(answer.body as ReturnType<typeof wire>)).toEqual(['for the dev UI']);
+  test("with a token set, the Web UI's origin does not stand in for it: any local process can send that header", async () => {
+    const body = await sealed('not for a forged origin');
+    const decode = await post('/decode', body, { origin: uiOrigin });
+    expect(decode.status).toBe(401);
+    expect(JSON.stringify(decode.body)).not.toContain('forged');
+    expect(
+      (await post('/encode', wire([defaultPayloadConverter.toPayload('x')]), { origin: uiOrigin })).status,
+    ).toBe(401);
+  });
+
+  test('refuses a caller without access before reading its body: a 16 MB upload is answered after its headers', async () => {
+    const { hostname, port } = new URL(server.url);
+    const answered = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/decode',
+          headers: { 'content-type': 'application/json', 'content-length': String(16 * 1024 * 1024) },
+        },
+        (response) => {
+          resolve(response.statusCode ?? 0);
+          request.destroy();
+        },
+      );
+      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      // Headers only: the body never comes, so only an answer given before it can arrive.
+      request.flushHeaders();
+    });
+    expect(answered).toBe(401);
   });
 
   test("a preflight from the UI's origin is allowed with its headers; another origin gets no CORS grant", async () => {
@@ -135,6 +162,26 @@ describe('the codec server', () => {
     );
     expect(malformed.status).toBe(400);
   });
+});
+
+test("with no token configured, the dev Web UI's own origin on this machine needs none (its UI cannot send one); another origin does", async () => {
+  const open = await startCodecServer({ keys, host: '127.0.0.1', port: 0, access: { origins: [uiOrigin] } });
+  try {
+    const body = await sealed('for the dev UI');
+    const ask = (origin: string) =>
+      fetch(`${open.url}/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify(body),
+      });
+    const allowed = await ask(uiOrigin);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(uiOrigin);
+    expect(values((await allowed.json()) as ReturnType<typeof wire>)).toEqual(['for the dev UI']);
+    expect((await ask('https://evil.example')).status).toBe(401);
+  } finally {
+    await open.close();
+  }
 });
 
 test("with an identity provider configured, the Web UI's forwarded access token is accepted once it verifies", async () => {

@@ -2,8 +2,8 @@ import { isLoopback } from '../codec/is-loopback';
 import { secretsMatch } from '../codec/secrets-match';
 import type { DashboardConfig } from './dashboard-config';
 import { tokenEnvVar } from './dashboard-config';
+import type { LoginSessions } from './login-sessions';
 import { csrfCookie, csrfHeader, sessionCookie } from './session-cookies';
-import { derivedSecret } from './token-secrets';
 
 export type AccessKind = 'read' | 'action';
 
@@ -16,13 +16,15 @@ export type AccessDecision =
   | { allowed: true; via: 'bearer' | 'cookie' | 'loopback' }
   | { allowed: false; status: 401 | 403; message: string };
 
-/** Who presented what: a bearer token, the session cookie, or nothing (a wrong one is `wrong`). */
+/** Who presented what: a bearer token, a live login's cookie, or nothing (a wrong one is `wrong`). */
 export function credentialOf({
   request,
   token,
+  sessions,
 }: {
   request: AccessRequest;
   token: string | undefined;
+  sessions: LoginSessions;
 }): 'bearer' | 'cookie' | 'none' | 'wrong' {
   const header = request.headers.authorization;
   const authorization = Array.isArray(header) ? header[0] : header;
@@ -33,11 +35,8 @@ export function credentialOf({
       ? 'bearer'
       : 'wrong';
   }
-  if (session !== undefined)
-    return token !== undefined &&
-      secretsMatch({ presented: session, expected: derivedSecret({ token, purpose: 'session' }) })
-      ? 'cookie'
-      : 'wrong';
+  // A cookie from before a logout, or before this process started, names no login: it is wrong.
+  if (session !== undefined) return token !== undefined && sessions.get(session) ? 'cookie' : 'wrong';
   return 'none';
 }
 
@@ -52,10 +51,13 @@ export function accessDecision({
   request,
   config,
   kind,
+  sessions,
 }: {
   request: AccessRequest;
-  config: Pick<DashboardConfig, 'token' | 'loopback'>;
+  config: Pick<DashboardConfig, 'token' | 'loopback'> &
+    Partial<Pick<DashboardConfig, 'tls' | 'behindTlsProxy'>>;
   kind: AccessKind;
+  sessions: LoginSessions;
 }): AccessDecision {
   // DNS rebinding: a page on evil.example whose name now resolves to 127.0.0.1 reaches this port
   // with its own Host; on loopback, where reads need no token, only loopback names are served.
@@ -66,7 +68,7 @@ export function accessDecision({
       status: 403,
       message: `Host ${host ?? '(none)'} is not a loopback name: open the dashboard as http://127.0.0.1 or http://localhost`,
     };
-  const credential = credentialOf({ request, token: config.token });
+  const credential = credentialOf({ request, token: config.token, sessions });
   const fix =
     config.token === undefined
       ? `this dashboard has no token: start it with ${tokenEnvVar} set (durable-turns dev makes one and prints a login URL)`
@@ -82,15 +84,15 @@ export function accessDecision({
   }
   if (kind === 'action' && credential === 'cookie') {
     const origin = first(request.headers.origin);
-    if (!sameOrigin({ origin, host }))
+    if (!sameOrigin({ origin, host, scheme: schemeOf(config) }))
       return {
         allowed: false,
         status: 403,
         message: `cross-origin action refused: Origin ${origin} is not this dashboard (${host ?? 'no Host'})`,
       };
     const presented = first(request.headers[csrfHeader]);
-    const expected = derivedSecret({ token: config.token ?? '', purpose: 'csrf' });
-    if (presented === undefined || !secretsMatch({ presented, expected }))
+    const expected = sessions.get(request.cookies[sessionCookie])?.csrf;
+    if (presented === undefined || expected === undefined || !secretsMatch({ presented, expected }))
       return {
         allowed: false,
         status: 403,
@@ -104,18 +106,29 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** No Origin (a script, curl), or an Origin whose host is the Host the request was sent to. */
+/** How browsers reach this dashboard: https when it serves TLS or sits behind a TLS proxy. */
+export function schemeOf(config: Partial<Pick<DashboardConfig, 'tls' | 'behindTlsProxy'>>): 'http' | 'https' {
+  return config.tls !== undefined || config.behindTlsProxy === true ? 'https' : 'http';
+}
+
+/**
+ * No Origin (a script, curl), or this dashboard's own origin: the scheme browsers reach it by and
+ * the Host the request was sent to (`https://127.0.0.1:8234` is another origin than `http://…`).
+ */
 export function sameOrigin({
   origin,
   host,
+  scheme,
 }: {
   origin: string | undefined;
   host: string | undefined;
+  scheme: 'http' | 'https';
 }): boolean {
   if (origin === undefined) return true;
   if (host === undefined) return false;
   try {
-    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+    const url = new URL(origin);
+    return url.protocol === `${scheme}:` && url.host.toLowerCase() === host.toLowerCase();
   } catch {
     // `Origin: null` (a sandboxed frame, a redirect across sites) is never this dashboard.
     return false;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type AccessKind, accessDecision } from './access-decision';
 import type { DashboardConfig } from './dashboard-config';
+import type { LoginSessions } from './login-sessions';
 
 /** Which access a route needs: set as route `config.access`; a route without one is a read. */
 export type RouteAccess = AccessKind | 'public';
@@ -10,7 +11,15 @@ export type RouteAccess = AccessKind | 'public';
  * refused action touches nothing: no turn is looked up, no body read. Unknown paths are reads
  * (beyond loopback, probing for them needs the token too).
  */
-export function registerAccessHook({ app, config }: { app: FastifyInstance; config: DashboardConfig }): void {
+export function registerAccessHook({
+  app,
+  config,
+  sessions,
+}: {
+  app: FastifyInstance;
+  config: DashboardConfig;
+  sessions: LoginSessions;
+}): void {
   app.addHook('onRequest', async (request, reply) => {
     const access = (request.routeOptions.config as { access?: RouteAccess } | undefined)?.access ?? 'read';
     if (access === 'public') return;
@@ -18,6 +27,7 @@ export function registerAccessHook({ app, config }: { app: FastifyInstance; conf
       request: { headers: request.headers, cookies: request.cookies },
       config,
       kind: access,
+      sessions,
     });
     if (decision.allowed) return;
     // A page rather than an API answer: say where to log in.

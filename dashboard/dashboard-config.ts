@@ -19,6 +19,13 @@ export const dashboardOptionsSchema = z.object({
   behindTlsProxy: z.boolean().default(false),
   /** Base address of the Temporal Web UI, for links to a turn's workflow. */
   webUiUrl: z.url().optional(),
+  /**
+   * `durable-turns dev`: the local Web UI decodes through the dashboard's `/codec` without a token
+   * (the dev server's UI cannot send one), as a codec server with no token does; any local process
+   * naming the UI's origin can then decode too. On loopback only. Otherwise `/codec` takes the
+   * dashboard's token, and an `Origin` header never stands in for it.
+   */
+  webUiCodecWithoutToken: z.boolean().default(false),
 });
 export type DashboardOptions = z.input<typeof dashboardOptionsSchema>;
 
@@ -37,6 +44,10 @@ export function dashboardConfig({ options }: { options: DashboardOptions }): Das
   if (!parsed.success)
     throw new Error(`invalid dashboard settings: ${formatIssues(parsed.error, { root: 'options' })}`);
   const config = { ...parsed.data, loopback: isLoopback({ host: parsed.data.host }) };
+  if (!config.loopback && config.webUiCodecWithoutToken)
+    throw new Error(
+      `the dashboard's codec routes answer the Web UI without a token only on loopback, not on ${config.host}`,
+    );
   if (!config.loopback && config.token === undefined)
     throw new Error(
       `the dashboard would listen on ${config.host}, beyond loopback, without a token: anyone reaching the port could read and steer turns. ` +

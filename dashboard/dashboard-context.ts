@@ -2,6 +2,7 @@ import type { TurnClient } from '../client/turn-client';
 import type { CursorSeal } from './cursor-seal';
 import type { DashboardConfig } from './dashboard-config';
 import type { HealthFeed } from './health-feed';
+import type { LoginSessions } from './login-sessions';
 import type { TurnWatchHub } from './turn-watch-hub';
 import type { UpstreamContext } from './upstream-error';
 
@@ -13,6 +14,8 @@ export interface DashboardContext {
   hub: TurnWatchHub;
   health: HealthFeed;
   cursors: CursorSeal;
+  /** The logins of this dashboard process (see `LoginSessions`). */
+  sessions: LoginSessions;
   /** How long one upstream call may take before the API answers 503. */
   upstreamTimeoutMs: number;
 }

@@ -249,6 +249,16 @@ describe('actions from the page', () => {
     await page.locator('[data-turn-status="completed"]').waitFor();
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
     expect(navigations()).toBe(0);
+
+    // Logging out ends the login on the dashboard: the page offers a login again, and the session's
+    // cookie, as the browser held it, is refused from then on.
+    const [held] = (await page.context().cookies()).filter((c) => c.name === 'dt_session');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByText('log in to act').waitFor();
+    const replayed = await fetch(`${dashboard.url}/api/session`, {
+      headers: { cookie: `dt_session=${held?.value}` },
+    });
+    expect(await replayed.json()).toMatchObject({ authenticated: false });
   });
 
   test('reject with a reason: the call shows an explicit error output, the model reads it', async () => {

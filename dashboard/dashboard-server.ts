@@ -14,6 +14,7 @@ import { CursorSeal } from './cursor-seal';
 import type { DashboardConfig } from './dashboard-config';
 import { type DashboardContext, withUpstreamDeadline } from './dashboard-context';
 import { HealthFeed } from './health-feed';
+import { LoginSessions } from './login-sessions';
 import { registerActionRoutes } from './routes/action-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerSessionRoutes } from './routes/session-routes';
@@ -65,6 +66,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
       intervalMs: options.healthIntervalMs ?? 2_000,
     }),
     cursors: new CursorSeal(),
+    sessions: new LoginSessions(),
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
   };
   const tls = options.https;
@@ -89,7 +91,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  registerAccessHook({ app, config });
+  registerAccessHook({ app, config, sessions: context.sessions });
   app.setErrorHandler((error, _request, reply) => {
     const status =
       error instanceof ApiError
@@ -122,7 +124,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
           app: scope,
           codec: new EncryptionCodec(encryption),
           access: {
-            ...(config.token !== undefined && { token: config.token }),
+            ...(config.token !== undefined && !config.webUiCodecWithoutToken && { token: config.token }),
             origins: codecOrigins({ webUiUrl: config.webUiUrl }),
             listensOnLoopback: config.loopback,
           },

@@ -187,7 +187,8 @@ async function startDevDashboard({
     const dashboard = await startDashboard({
       client: new TurnClient({ connection, namespace, taskQueue }),
       upstream: { address, namespace },
-      options: { port, token, ...(webUiUrl && { webUiUrl }) },
+      // Its Web UI decodes through the dashboard without a token: a development server on this machine.
+      options: { port, token, webUiCodecWithoutToken: true, ...(webUiUrl && { webUiUrl }) },
       portFlag: '--dashboard-port',
     });
     return {

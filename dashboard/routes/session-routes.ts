@@ -1,14 +1,13 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { secretsMatch } from '../../codec/secrets-match';
-import { credentialOf, sameOrigin } from '../access-decision';
+import { credentialOf, sameOrigin, schemeOf } from '../access-decision';
 import { ApiError, parseInput } from '../api-error';
 import { loginBodySchema, sessionResponseSchema } from '../api-schemas';
 import { tokenEnvVar } from '../dashboard-config';
 import type { DashboardContext } from '../dashboard-context';
 import { sendJson } from '../send-json';
 import { cookieOptions, csrfCookie, sessionCookie } from '../session-cookies';
-import { derivedSecret } from '../token-secrets';
 
 const open = { config: { access: 'public' } } as const;
 
@@ -21,6 +20,8 @@ export function registerSessionRoutes({
   context: DashboardContext;
 }): void {
   const { token } = context.config;
+  const { sessions } = context;
+  const scheme = schemeOf(context.config);
 
   app.get('/login', open, (_request, reply) => reply.sendFile('login.html'));
   for (const file of ['login.js', 'style.css'])
@@ -29,18 +30,17 @@ export function registerSessionRoutes({
   app.post('/api/login', open, async (request, reply) => {
     const origin = request.headers.origin;
     // Login CSRF: another site must not log a browser into this dashboard with its own token.
-    if (!sameOrigin({ origin, host: request.headers.host }))
+    if (!sameOrigin({ origin, host: request.headers.host, scheme }))
       throw new ApiError(403, `cross-origin login refused: Origin ${origin} is not this dashboard`);
     const body = parseInput({ schema: loginBodySchema, value: request.body, where: 'body' });
     if (token === undefined)
       throw new ApiError(401, `this dashboard has no token to log in with: start it with ${tokenEnvVar} set`);
     if (!secretsMatch({ presented: body.token, expected: token }))
       throw new ApiError(401, `wrong token: use the value of ${tokenEnvVar} the dashboard was started with`);
-    const csrfToken = derivedSecret({ token, purpose: 'csrf' });
-    reply.setCookie(sessionCookie, derivedSecret({ token, purpose: 'session' }), {
-      ...cookieOptions,
-      httpOnly: true,
-    });
+    // A login of its own: a random id this process holds until logout (or its lifetime, or a restart).
+    const session = sessions.create();
+    const csrfToken = session.csrf;
+    reply.setCookie(sessionCookie, session.id, { ...cookieOptions, httpOnly: true });
     reply.setCookie(csrfCookie, csrfToken, { ...cookieOptions, httpOnly: false });
     return sendJson({
       reply,
@@ -49,7 +49,13 @@ export function registerSessionRoutes({
     });
   });
 
-  app.post('/api/logout', open, async (_request, reply) => {
+  app.post('/api/logout', open, async (request, reply) => {
+    const origin = request.headers.origin;
+    // Another site must not log a browser out either.
+    if (!sameOrigin({ origin, host: request.headers.host, scheme }))
+      throw new ApiError(403, `cross-origin logout refused: Origin ${origin} is not this dashboard`);
+    // The login is forgotten here, not only in this browser: its cookie no longer opens anything.
+    sessions.delete(request.cookies[sessionCookie]);
     reply.clearCookie(sessionCookie, cookieOptions);
     reply.clearCookie(csrfCookie, cookieOptions);
     return reply.code(204).send();
@@ -59,7 +65,10 @@ export function registerSessionRoutes({
     const credential = credentialOf({
       request: { headers: request.headers, cookies: request.cookies },
       token,
+      sessions,
     });
+    const csrfToken =
+      credential === 'cookie' ? sessions.get(request.cookies[sessionCookie])?.csrf : undefined;
     const authenticated = credential === 'bearer' || credential === 'cookie';
     return sendJson({
       reply,
@@ -71,8 +80,7 @@ export function registerSessionRoutes({
           : context.config.loopback && credential === 'none'
             ? { via: 'loopback' }
             : {}),
-        ...(credential === 'cookie' &&
-          token !== undefined && { csrfToken: derivedSecret({ token, purpose: 'csrf' }) }),
+        ...(csrfToken !== undefined && { csrfToken }),
         actionsEnabled: token !== undefined,
       },
     });

@@ -1,6 +1,6 @@
 // The dashboard's shell: a header, hash routes (#/turns, #/turns/<id>, #/health), the session.
 import { html, render, useEffect, useState } from '/vendor/preact-htm.js';
-import { loadSession } from './api.mjs';
+import { loadSession, logout } from './api.mjs';
 import { HealthPage } from './health-page.mjs';
 import { TurnPage } from './turn-page.mjs';
 import { TurnsPage } from './turns-page.mjs';
@@ -15,8 +15,11 @@ function routeOf(hash) {
   return { page: 'turns', pageSize: Number.isInteger(limit) && limit >= 1 && limit <= 200 ? limit : 50 };
 }
 
-function SessionBadge({ session }) {
+function SessionBadge({ session, onLogout }) {
   if (!session) return null;
+  // A bearer token is not a login this page can end; a cookie session is.
+  if (session.authenticated && session.via === 'cookie')
+    return html`<span class="session">logged in <button type="button" class="logout" onClick=${onLogout}>Log out</button></span>`;
   if (session.authenticated) return html`<span class="session">logged in</span>`;
   return html`<a class="session" href="/login">log in${session.actionsEnabled ? ' to act' : ''}</a>`;
 }
@@ -38,7 +41,7 @@ function App() {
         <a href="#/turns" aria-current=${current('turns')}>Turns</a>
         <a href="#/health" aria-current=${current('health')}>Tool health</a>
       </nav>
-      <${SessionBadge} session=${session} />
+      <${SessionBadge} session=${session} onLogout=${() => logout().then(setSession, () => setSession({ authenticated: false, actionsEnabled: false }))} />
     </header>
     <main>
       ${route.page === 'turns' && html`<${TurnsPage} key=${route.pageSize} pageSize=${route.pageSize} />`}
