@@ -157,11 +157,13 @@ describe('the turn page', () => {
     expect(await page.locator('[data-budget-left]').textContent()).toBe(`${10 - spent} tool calls`);
     await screenshots('turn-running');
 
-    openGate(turnId, 'a');
-    await page.locator('[data-call-id="gate_a"][data-outcome="ok"]').waitFor();
-    expect(await call('gate_b').getAttribute('data-outcome')).toBe('running');
+    // The second call of the wave finishes first: it says so (not "pending") while the first runs on,
+    // though its output is recorded only after the first's (outputs go in batch order).
     openGate(turnId, 'b');
     await page.locator('[data-call-id="gate_b"][data-outcome="ok"]').waitFor();
+    expect(await call('gate_a').getAttribute('data-outcome')).toBe('running');
+    openGate(turnId, 'a');
+    await page.locator('[data-call-id="gate_a"][data-outcome="ok"]').waitFor();
     await page.locator('[data-call-id="step_c"][data-outcome="ok"]').waitFor();
     await page.locator('[data-turn-status="completed"]').waitFor();
     await page.getByText('All three done.').first().waitFor();
@@ -229,6 +231,19 @@ describe('actions from the page', () => {
     await openTurn(turnId);
     await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
     await screenshots('turn-waiting');
+    // Not approving blind: the box and its confirm dialog show what the call runs with, and the
+    // page shows what the turn was asked.
+    expect(JSON.parse((await call('deploy_prod').locator('[data-call-args]').textContent()) ?? '')).toEqual({
+      target: 'prod',
+    });
+    expect(await page.locator('.turn-input [data-role="user"] pre').textContent()).toBe('approve');
+    await call('deploy_prod').getByRole('button', { name: 'Approve', exact: true }).click();
+    expect(
+      JSON.parse((await page.getByRole('dialog').locator('[data-confirm-args]').textContent()) ?? ''),
+    ).toEqual({
+      target: 'prod',
+    });
+    await page.getByRole('dialog').getByRole('button', { name: 'Go back' }).click();
     await confirmAction('Approve', 'Approve');
     await page.locator('[data-action-result="401"]').waitFor();
     expect(await page.locator('[data-action-result="401"]').textContent()).toMatch(

@@ -2,6 +2,7 @@
 // asked again in a modal dialog before it is sent. What it did shows up through the event stream.
 import { html, useEffect, useRef, useState } from '/vendor/preact-htm.js';
 import { postAction } from './api.mjs';
+import { shortJson } from './format.mjs';
 
 /** A modal "are you sure": `request` is `{ title, detail, confirm, run }`, or null when closed. */
 export function ConfirmDialog({ request, onDone }) {
@@ -26,7 +27,7 @@ export function ConfirmDialog({ request, onDone }) {
   return html`<dialog ref=${dialog} class="confirm" aria-labelledby="confirm-title" onCancel=${() => onDone(null)}>
     <form method="dialog" onSubmit=${confirm}>
       <h2 id="confirm-title">${request?.title}</h2>
-      <p>${request?.detail}</p>
+      <div class="detail">${request?.detail}</div>
       <div class="buttons">
         <button type="button" onClick=${() => onDone(null)} disabled=${busy}>Go back</button>
         <button type="submit" class="danger" disabled=${busy}>${request?.confirm}</button>
@@ -42,16 +43,21 @@ const callPath = (turnId, callId, verb) =>
 export function DecideCall({ turnId, call, ask }) {
   const [reason, setReason] = useState('');
   const id = `reason-${call.toolCallId}`;
+  const args = shortJson(call.input ?? null);
   const decide = (verb) =>
     ask({
       title: `${verb === 'approve' ? 'Approve' : 'Reject'} ${call.toolName} (${call.toolCallId})?`,
-      detail: reason ? `Reason: ${reason}` : 'No reason given.',
+      detail: html`<span>It runs with:</span><pre class="call-args" data-confirm-args>${args}</pre>${
+        reason ? `Reason: ${reason}` : 'No reason given.'
+      }`,
       confirm: verb === 'approve' ? 'Approve' : 'Reject',
       done: `${call.toolCallId} ${verb === 'approve' ? 'approved' : 'rejected'}`,
       run: () => postAction(callPath(turnId, call.toolCallId, verb), reason ? { reason } : {}),
     });
   return html`<div class="decide">
     ${call.approval?.reason && html`<p>Asks approval: ${call.approval.reason}</p>`}
+    <p>It runs with:</p>
+    <pre class="call-args" data-call-args>${args}</pre>
     <label for=${id}>Reason (kept in the journal; a rejected call's model reads it)</label>
     <input id=${id} maxlength="2000" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} />
     <div class="buttons">

@@ -2,7 +2,7 @@
 // (`GET /api/turns/:id/events`), its actions, and a link to it in the Temporal Web UI.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { getJson } from './api.mjs';
-import { duration } from './format.mjs';
+import { duration, fileLabel, shortJson } from './format.mjs';
 import { TimelineView } from './timeline-view.mjs';
 import { CancelTurn, ConfirmDialog, DecideCall } from './turn-actions.mjs';
 import { emptyTimeline, withEntry, withLive, withState } from './turn-timeline.mjs';
@@ -62,6 +62,21 @@ function Usage({ usage, state }) {
   </dl>`;
 }
 
+/** What the turn was asked: its input messages, files as their kind and size. */
+function TurnInput({ messages }) {
+  const partText = (part) => (part.type === 'file' ? fileLabel(part) : part.text);
+  const textOf = (content) => (typeof content === 'string' ? content : content.map(partText).join('\n\n'));
+  return html`<details class="turn-input" open=${messages.length <= 2}>
+    <summary>Input (${messages.length} message${messages.length === 1 ? '' : 's'})</summary>
+    ${messages.map(
+      (m) =>
+        html`<div class="input-message" data-role=${m.role}><strong>${m.role}</strong><pre>${
+          m.role === 'user' || m.role === 'system' ? textOf(m.content) : shortJson(m.content)
+        }</pre></div>`,
+    )}
+  </details>`;
+}
+
 export function TurnPage({ turnId, session }) {
   const { timeline, turn, problem, ended } = useTurnStream(turnId);
   const running = !ended && !timeline.finished && turn?.running !== false;
@@ -97,6 +112,7 @@ export function TurnPage({ turnId, session }) {
       html`<p class=${notice.ok ? 'notice' : 'problem'} role=${notice.ok ? 'status' : 'alert'} data-action-result=${notice.ok ? 'ok' : notice.status}>
       ${notice.message}${notice.status === 401 ? html` — <a href="/login">log in</a>` : ''}</p>`
     }
+    ${timeline.input && html`<${TurnInput} messages=${timeline.input} />`}
     <h2>Timeline</h2>
     <${TimelineView} timeline=${timeline} now=${now} actions=${actions} />
     ${result?.text && html`<h2>${result.status === 'completed' ? 'Answer' : 'Last text of the model'}</h2><p class="answer">${result.text}</p>`}

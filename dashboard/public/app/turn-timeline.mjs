@@ -36,6 +36,8 @@ function addCall(timeline, { responseIndex, prepared, waves }) {
   timeline.calls.push({
     toolCallId: prepared.toolCallId,
     toolName: prepared.toolName,
+    // What the call runs with: an operator deciding on it must see it.
+    input: prepared.input,
     responseIndex,
     wave,
     attempts: [],
@@ -64,6 +66,9 @@ export function withEntry(old, entry, waves) {
   switch (entry.type) {
     case 'turn.opened':
       timeline.openedAt = entry.at;
+      break;
+    case 'turn.started':
+      timeline.input = entry.input;
       break;
     case 'model.requested':
       response(timeline, entry.responseIndex).requestedAfter = timeline.lastAt ?? timeline.openedAt;
@@ -158,6 +163,7 @@ export function withState(old, state) {
       ...c,
       wave: view.wave,
       waiting: view.phase === 'awaiting-approval',
+      phase: view.phase,
       approval: view.approval,
     };
   });
@@ -184,6 +190,11 @@ export function callOutcome(c) {
   if (c.output) return c.output.status;
   if (c.waiting) return 'waiting';
   if (c.attempts.some((a) => a.outcome === 'running')) return 'running';
+  // Finished: its output is recorded after those of the calls before it (outputs go in batch
+  // order), so until then its last attempt says how it went. An ok attempt is never retried.
+  const last = c.attempts.at(-1);
+  if (last && (c.phase === 'done' || last.outcome === 'ok')) return last.outcome;
+  if (c.phase === 'retry-wait') return 'retrying';
   return 'pending';
 }
 
