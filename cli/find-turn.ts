@@ -17,6 +17,13 @@ export interface FoundTurn {
    * …: its workflow completes either way), else the workflow's (`terminated`, `timed_out`).
    */
   endedAs: string;
+  /**
+   * Running, but no worker has taken its first workflow task (its history is the start and that
+   * task only): nothing can answer a query, and what is asked of it waits for a worker.
+   */
+  awaitingWorker: boolean;
+  /** The task queue its workflow runs on. */
+  taskQueue: string;
 }
 
 /** A turn that exists, or an error naming the id and the namespace it is not in. */
@@ -45,7 +52,15 @@ export async function findTurn({
       workflowStatus === 'COMPLETED' && typeof turnStatus === 'string' && turnStatus !== 'running'
         ? turnStatus
         : workflowStatus.toLowerCase();
-    return { handle, workflowStatus, running: workflowStatus === 'RUNNING', endedAs };
+    const running = workflowStatus === 'RUNNING';
+    return {
+      handle,
+      workflowStatus,
+      running,
+      endedAs,
+      awaitingWorker: running && description.historyLength <= 2,
+      taskQueue: description.taskQueue,
+    };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)
       throw new CliError(

@@ -233,7 +233,10 @@ function turnListQuery({
 }: TurnListFilters & { taskQueue: string }): string {
   // A turn's workflow runs on its client's task queue: another queue's turns belong to other workers.
   const clauses = [`WorkflowType = '${turnWorkflowType}'`, `TaskQueue = '${quote(taskQueue)}'`];
-  if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
+  // A turn is running as long as its workflow is, whether or not it has recorded a status yet (one
+  // no worker has picked up has none): the workflow's own status says it.
+  if (status === 'running') clauses.push(`ExecutionStatus = 'Running'`);
+  else if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
   if (conversationId)
     clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);
   if (waitingForApproval !== undefined)

@@ -15,11 +15,20 @@ export function registerCancelCommand({ program }: { program: Command }): void {
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
-          const { handle, running, endedAs } = await findTurn({ connected, turnId });
+          const { handle, running, endedAs, awaitingWorker, taskQueue } = await findTurn({
+            connected,
+            turnId,
+          });
           if (!running)
             throw new CliError(`turn ${turnId} already ended (${endedAs}); there is nothing to cancel`);
           await handle.cancel();
-          if (output.json) output.jsonLine({ turnId, cancelRequested: true });
+          if (output.json)
+            output.jsonLine({ turnId, cancelRequested: true, ...(awaitingWorker && { awaitingWorker }) });
+          else if (awaitingWorker)
+            // The request is recorded, but nothing changes until a worker takes the turn: say so.
+            output.result(
+              `cancel requested for turn ${turnId}; no worker has picked it up on task queue ${taskQueue} yet: it ends cancelled when one does`,
+            );
           else
             output.result(
               `cancel requested for turn ${turnId}; \`${context.prefix} watch ${turnId}\` follows it to its end`,

@@ -18,7 +18,16 @@ export function registerShowCommand({ program }: { program: Command }): void {
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
-          const { handle, running } = await findTurn({ connected, turnId });
+          const { handle, running, awaitingWorker, taskQueue } = await findTurn({ connected, turnId });
+          // No worker has taken it: a query would wait for one until its deadline, then say nothing useful.
+          if (awaitingWorker) {
+            if (output.json) output.jsonLine({ turnId, running: true, awaitingWorker: true, taskQueue });
+            else
+              output.result(
+                `turn ${turnId} is waiting for a worker: none has picked it up on task queue ${taskQueue} yet (\`${context.prefix} worker\` runs one)`,
+              );
+            return exitCodes.ok;
+          }
           if (running) {
             const state = await handle.state();
             if (output.json) output.jsonLine({ turnId, running: true, state });

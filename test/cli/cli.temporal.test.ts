@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { TurnClient } from '../../client/turn-client';
 import { freePort } from '../../devserver/free-port';
 import { openGate, streamedWords } from '../agents/operator-agent';
 import { uniqueTurnId } from '../conformance/support';
@@ -424,3 +426,47 @@ async function waitForListed({ turnId }: { turnId: string }): Promise<Record<str
       throw new Error(`turn ${turnId} never showed in list --waiting-for-approval: ${listed.stdout}`);
   }
 }
+
+describe('a turn no worker has picked up', () => {
+  test('is running to `list --status running`; `show` says it waits for a worker at once; `cancel` says when it takes effect', async () => {
+    const { address, namespace } = testTemporal();
+    const connection = await Connection.connect({ address });
+    const nobody = `cli-no-worker-${process.pid}`;
+    const turnId = uniqueTurnId('cli-no-worker');
+    try {
+      const client = new TurnClient({ connection, namespace, taskQueue: nobody, blobStore: false });
+      await client.start({ turnId, input: 'anyone?', model: 'quick' });
+
+      const listed = await cli({
+        args: ['--task-queue', nobody, 'list', '--status', 'running', '--json'],
+        env,
+      });
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout).turns).toEqual([
+        expect.objectContaining({ turnId, status: 'running' }),
+      ]);
+
+      // A query would wait for a worker until its deadline (30 s) and then say DEADLINE_EXCEEDED.
+      const shown = await cli({ args: ['show', turnId], env });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toContain(
+        `turn ${turnId} is waiting for a worker: none has picked it up on task queue ${nobody} yet`,
+      );
+
+      const cancelled = await cli({ args: ['cancel', turnId], env });
+      expect(cancelled.code).toBe(0);
+      expect(cancelled.stdout).toContain(
+        `no worker has picked it up on task queue ${nobody} yet: it ends cancelled when one does`,
+      );
+    } finally {
+      await connection.workflowService
+        .terminateWorkflowExecution({
+          namespace,
+          workflowExecution: { workflowId: turnId },
+          reason: 'test over',
+        })
+        .catch(() => {});
+      await connection.close();
+    }
+  });
+});
