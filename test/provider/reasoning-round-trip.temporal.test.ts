@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
-import { createModel, InProcessExecutor, type TurnModel } from 'durable-turns';
+import { InProcessExecutor, type TurnModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { dataConverterOption, parseEncryptionKeys } from 'durable-turns/codec';
 import { createTurnWorker } from 'durable-turns/worker';
 import { uniqueTurnId } from '../conformance/support';
-import { type AnthropicReply, startAnthropicServer, type TestServer } from '../support/models';
+import {
+  type AnthropicReply,
+  claudeAt,
+  extendedThinking,
+  startAnthropicServer,
+  type TestServer,
+} from '../support/models';
 import { readFileTool } from '../support/models/wire-test-kit';
 import { suiteWorkflowBundle } from '../support/suite-workflow-bundle';
 import { TemporalKit } from '../temporal/support/kit';
@@ -41,18 +47,7 @@ const script: AnthropicReply[] = [
 async function claude(): Promise<{ model: TurnModel; server: TestServer }> {
   const server = await startAnthropicServer(script);
   servers.push(server);
-  const model = createModel(
-    {
-      provider: 'anthropic',
-      name: 'claude',
-      model: 'claude-sonnet-4-5',
-      baseURL: server.baseURL,
-      maxOutputTokens: 2048,
-      providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
-    },
-    { env: { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' } },
-  );
-  return { model, server };
+  return { model: claudeAt(server.baseURL, { providerOptions: extendedThinking }), server };
 }
 
 test('an encrypted turn that continues as new sends every thinking block back with its signature, with the transcript and requests of the in-process executor, and replays', async () => {

@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createModel, defineTool, InProcessExecutor, type ModelConfig, type TurnResult } from 'durable-turns';
+import { createModel, defineTool, InProcessExecutor, type TurnModel, type TurnResult } from 'durable-turns';
 import { parseEncryptionKeys } from 'durable-turns/codec';
 import { SqliteJournal } from 'durable-turns/sqlite';
 import { z } from 'zod';
 import {
   type AnthropicReply,
   claudeAt,
+  compatibleAt,
+  extendedThinking,
   type OpenAiResponsesReply,
   startAnthropicServer,
   startOpenAiChatServer,
@@ -31,10 +33,10 @@ describe('reasoning carried back across a tool round trip', () => {
     server = undefined;
   });
 
-  async function turn(config: ModelConfig, env: Record<string, string>): Promise<TurnResult> {
+  async function turn(model: TurnModel): Promise<TurnResult> {
     const executor = new InProcessExecutor({
       tools: [readFileTool],
-      model: createModel(config, { env }),
+      model,
       modelRetry: { maxAttempts: 1 },
     });
     return executor.runTurn({ turnId: `reasoning-${Date.now()}`, input: 'Read a.txt' });
@@ -42,17 +44,7 @@ describe('reasoning carried back across a tool round trip', () => {
 
   const anthropicTurn = async (first: AnthropicReply) => {
     server = await startAnthropicServer([first, { kind: 'stream', text: ['Done.'] }]);
-    return turn(
-      {
-        provider: 'anthropic',
-        name: 'claude',
-        model: 'claude-sonnet-4-5',
-        baseURL: server.baseURL,
-        maxOutputTokens: 2048,
-        providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
-      },
-      { ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' },
-    );
+    return turn(claudeAt(server.baseURL, { providerOptions: extendedThinking }));
   };
   const requestBody = (index: number) => {
     const body = server?.requests[index]?.body;
@@ -154,15 +146,17 @@ describe('reasoning carried back across a tool round trip', () => {
     ];
     server = await startOpenAiResponsesServer(script);
     const result = await turn(
-      {
-        provider: 'openai',
-        api: 'responses',
-        name: 'gpt',
-        model: 'gpt-5',
-        baseURL: server.baseURL,
-        providerOptions: { openai: { store: false, include: ['reasoning.encrypted_content'] } },
-      },
-      { OPENAI_API_KEY: 'sk-test-0123456789' },
+      createModel(
+        {
+          provider: 'openai',
+          api: 'responses',
+          name: 'gpt',
+          model: 'gpt-5',
+          baseURL: server.baseURL,
+          providerOptions: { openai: { store: false, include: ['reasoning.encrypted_content'] } },
+        },
+        { env: { OPENAI_API_KEY: 'sk-test-0123456789' } },
+      ),
     );
     expect(result.status).toBe('completed');
     expect(requestBody(0)).toMatchObject({ store: false, include: ['reasoning.encrypted_content'] });
@@ -216,16 +210,7 @@ describe('reasoning carried back across a tool round trip', () => {
           },
         }),
       ],
-      model: createModel(
-        {
-          provider: 'openai-compatible',
-          name: 'gemini',
-          model: 'gemini-3-pro',
-          baseURL: server.baseURL,
-          apiKeyEnv: 'GEMINI_KEY',
-        },
-        { env: { GEMINI_KEY: 'gm-test-0123456789' } },
-      ),
+      model: compatibleAt(server.baseURL, 'gemini'),
       modelRetry: { maxAttempts: 1 },
     });
     const result = await executor.runTurn({ turnId: `gemini-${Date.now()}`, input: 'Read a.txt' });

@@ -1,5 +1,8 @@
 import { createModel, type TurnModel } from 'durable-turns';
 
+/** Provider options that turn Claude's extended thinking on (a 1,024-token budget). */
+export const extendedThinking = { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } };
+
 /** Claude (the real `@ai-sdk/anthropic` provider) against a local Messages server. */
 export function claudeAt(
   baseURL: string,
