@@ -44,6 +44,12 @@ export function applyAttemptFinished(
     call.retryAt = entry.at + delay;
     return state;
   }
+  if (delay !== undefined && state.revision >= 3) {
+    // It would have been tried again: it did not finish, it was stopped. The failure is context.
+    const detail = stopped ?? state.halt?.detail ?? 'stopped';
+    decide(call, interruptedCall(call, detail, state.halt?.reason ?? 'background-wait-expired', state));
+    return state;
+  }
   // Built by assignment, not conditional spreads: this runs for every call of every turn.
   const output: ToolOutput = { status: result.status, content: result.content, attempts: ranAttempts(call) };
   if (result.status !== 'ok') output.errorType = result.errorType;
@@ -68,41 +74,43 @@ export function applyHalt(state: TurnState, reason: HaltReason, detail: string):
   const interruptRunning = reason === 'cancelled' && state.revision < 2;
   for (const call of state.batch?.calls ?? []) {
     if (call.phase === 'done' || (call.phase === 'running' && !interruptRunning)) continue;
-    decide(call, {
-      status: 'interrupted',
-      content: `not completed: ${detail}`,
-      attempts: ranAttempts(call),
-      errorType: reason,
-    });
+    decide(call, interruptedCall(call, detail, reason, state));
   }
   // A background call may run for hours: a halt stops it (its host aborts it) rather than waiting.
   for (const call of state.background) {
     if (call.phase === 'running') call.stopRequested ??= detail;
-    else if (call.phase !== 'done')
-      decide(call, {
-        status: 'interrupted',
-        content: `not completed: ${detail}`,
-        attempts: ranAttempts(call),
-        errorType: reason,
-      });
+    else if (call.phase !== 'done') decide(call, interruptedCall(call, detail, reason, state));
   }
   return state;
 }
 
-/** The wait for background calls ran out: running calls are stopped, waiting ones interrupted. */
-export function stopCall(call: CallState, detail: string): void {
-  if (call.phase === 'done') return;
-  if (call.phase === 'running') {
-    call.stopRequested ??= detail;
-    return;
-  }
-  call.stopRequested ??= detail;
-  decide(call, {
+/**
+ * The output of a call stopped before it finished. Since revision 3 a call stopped between
+ * attempts (waiting for a retry, or failing retryably after the stop) says how its last attempt
+ * failed: the model learns what was tried, and that it was not done (revision 2 recorded such a
+ * late failure as the call's error, as if it had finished).
+ */
+function interruptedCall(call: CallState, detail: string, errorType: string, state: TurnState): ToolOutput {
+  const last = call.attempts.at(-1)?.result;
+  const context =
+    state.revision >= 3 && last?.status === 'error'
+      ? `; its last attempt (${call.attempts.length}) failed: ${
+          typeof last.content === 'string' ? last.content : JSON.stringify(last.content ?? null)
+        }`
+      : '';
+  return {
     status: 'interrupted',
-    content: `not completed: ${detail}`,
+    content: `not completed: ${detail}${context}`,
     attempts: ranAttempts(call),
-    errorType: 'background-wait-expired',
-  });
+    errorType,
+  };
+}
+
+/** The wait for background calls ran out: running calls are stopped, waiting ones interrupted. */
+export function stopCall(state: TurnState, call: CallState, detail: string): void {
+  if (call.phase === 'done') return;
+  call.stopRequested ??= detail;
+  if (call.phase !== 'running') decide(call, interruptedCall(call, detail, 'background-wait-expired', state));
 }
 
 export function applyRecorded(state: TurnState, toolCallId: string): TurnState {

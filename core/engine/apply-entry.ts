@@ -145,7 +145,7 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       state.backgroundWaitSince = entry.at;
       return state;
     case 'background.stopped':
-      for (const call of state.background) stopCall(call, entry.detail);
+      for (const call of state.background) stopCall(state, call, entry.detail);
       return state;
     case 'turn.finished':
       state.finished = { status: entry.status, ...(entry.reason ? { reason: entry.reason } : {}) };

@@ -331,7 +331,8 @@ describe('background calls', () => {
     expect(t.step(3).op.kind).toBe('call-model');
     t.respond([], 'waiting');
     t.step(4);
-    // The crawl waits for its retry: interrupted at once. The build runs: stopped, and awaited.
+    // The crawl waits for its retry: interrupted at once, saying how it last failed. The build
+    // runs: stopped, and awaited.
     expect(kinds(t.engine.onCancel({ reason: 'operator stopped it' }))).toEqual([
       'turn.halted',
       'background.delivered',
@@ -344,7 +345,7 @@ describe('background calls', () => {
     expect(outcome.status).toBe('cancelled');
     expect(outcome.outputs.map((o) => [o.toolCallId, o.status, o.content])).toEqual([
       ['b', 'interrupted', 'not completed: operator stopped it'],
-      ['c', 'interrupted', 'not completed: operator stopped it'],
+      ['c', 'interrupted', 'not completed: operator stopped it; its last attempt (1) failed: reset'],
     ]);
     expect(transcriptProblems(outcome.transcript)).toEqual([]);
   });

@@ -209,6 +209,45 @@ describe('TurnEngine transitions', () => {
     expect(engine.outcome().outputs).toMatchObject([{ status: 'interrupted', errorType: 'cancelled' }]);
   });
 
+  it('a call that fails retryably after the cancel did not finish: interrupted, quoting its failure (revision 3)', () => {
+    const { engine, journal } = start();
+    journal.push(...engine.next(0).entries);
+    journal.push(...respond(engine, 0, [{ id: 'f', name: 'flaky', args: {} }]));
+    startsOf(engine, 1, journal);
+    engine.onCancel({ reason: 'stop' });
+    finish(engine, 'f', failed('transient failure on attempt 1'));
+    expect(engine.outcome().outputs).toEqual([
+      expect.objectContaining({
+        toolCallId: 'f',
+        status: 'interrupted',
+        attempts: 1,
+        errorType: 'cancelled',
+        content: expect.stringMatching(
+          /^not completed: .*; its last attempt \(1\) failed: transient failure on attempt 1$/,
+        ),
+      }),
+    ]);
+  });
+
+  it('a call waiting for its retry at the cancel is interrupted, quoting its last failure; revision 2 recorded neither', () => {
+    const outputsUnder = (revision: number, failAfterCancel: boolean) => {
+      const engine = TurnEngine.start({ turnId: 't', input: 'go', now: 0, revision }).engine;
+      engine.next(0);
+      respond(engine, 0, [{ id: 'f', name: 'flaky', args: {} }]);
+      engine.next(1);
+      if (!failAfterCancel) finish(engine, 'f', failed('boom'), 2);
+      engine.onCancel({ reason: 'stop' });
+      if (failAfterCancel) finish(engine, 'f', failed('boom'), 3);
+      return engine.outcome().outputs.map((o) => [o.status, o.content]);
+    };
+    expect(outputsUnder(3, false)).toEqual([
+      ['interrupted', expect.stringMatching(/; its last attempt \(1\) failed: boom$/)],
+    ]);
+    expect(outputsUnder(3, true)).toEqual(outputsUnder(3, false));
+    expect(outputsUnder(2, false)).toEqual([['interrupted', expect.not.stringContaining('boom')]]);
+    expect(outputsUnder(2, true)).toEqual([['error', 'boom']]);
+  });
+
   it('a call the cancel stopped before it reported is interrupted, a call that was waiting is interrupted at once', () => {
     const { engine } = start();
     engine.next(0);

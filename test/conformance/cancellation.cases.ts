@@ -100,5 +100,48 @@ export function cancellationCases(harness: ConformanceHarness): void {
       ]);
       expect(transcriptProblems(result.transcript)).toEqual([]);
     });
+
+    test('a call waiting to be tried again at the cancel is interrupted, not an error, and says how its last attempt failed', async () => {
+      const attempts: number[] = [];
+      const flaky = defineTool({
+        name: 'flaky',
+        description: 'Fails, and would be tried again a minute later',
+        input: z.object({}),
+        retry: { maxAttempts: 3, initialDelayMs: 60_000 },
+        execute: (_args, ctx) => {
+          attempts.push(ctx.attempt);
+          throw new Error(`transient failure on attempt ${ctx.attempt}`);
+        },
+      });
+      const turn = await harness.start({
+        turnId: uniqueTurnId('cancel-retry-wait'),
+        input: 'go',
+        tools: [flaky],
+        model: scriptedModel([
+          { toolCalls: [{ id: 'f', name: 'flaky', args: {} }] },
+          { text: 'never asked' },
+        ]),
+      });
+      const deadline = Date.now() + 20_000;
+      while (attempts.length < 1 && Date.now() < deadline) await sleep(25);
+      // Whether the engine has recorded the failure yet (the call waits) or not (it still runs, and
+      // fails after the cancel), the call did not finish: the output is the same.
+      await turn.cancel('operator stopped it');
+      const result = await turn.result;
+      expect(result.status).toBe('cancelled');
+      expect(attempts).toEqual([1]);
+      expect(result.outputs).toEqual([
+        expect.objectContaining({
+          toolCallId: 'f',
+          status: 'interrupted',
+          attempts: 1,
+          errorType: 'cancelled',
+        }),
+      ]);
+      expect(result.outputs[0]?.content).toMatch(
+        /^not completed: .*operator stopped it.*; its last attempt \(1\) failed: .*transient failure on attempt 1/,
+      );
+      expect(transcriptProblems(result.transcript)).toEqual([]);
+    });
   });
 }

@@ -8,8 +8,10 @@ import { engineRevision } from '../../core';
  * carried on) asks for the older ones, where and in the order older code did, so its history
  * replays; a later change adds its own marker and makes that the one new runs record.
  */
-const currentPatch = 'durable-turns-workflow-6';
-/** The marker before it: runs begun under it run every quick call in a local activity of its own. */
+const currentPatch = 'durable-turns-workflow-7';
+/** The marker before it: turns begun under it run under engine revision 2. */
+const revisionTwoPatch = 'durable-turns-workflow-6';
+/** The marker before that: runs begun under it run every quick call in a local activity of its own. */
 const unchainedPatch = 'durable-turns-workflow-5';
 /** The marker before that: runs begun under it are not parked, every attempt's outcome wakes the loop. */
 const oneUpsertPatch = 'durable-turns-workflow-4';
@@ -58,11 +60,13 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     quickChains: true,
   };
   if (patched(currentPatch)) return current;
-  const unchained = { ...current, quickChains: false };
+  const revisionTwo = { ...current, engineRevision: () => 2 };
+  if (patched(revisionTwoPatch)) return revisionTwo;
+  const unchained = { ...revisionTwo, quickChains: false };
   if (patched(unchainedPatch)) return unchained;
   if (patched(oneUpsertPatch)) return { ...unchained, resumeFromAttempts: false };
   if (patched(queueWaitPatch)) return { ...unchained, oneFinalUpsert: false, resumeFromAttempts: false };
-  const revision = fresh ? (patched(revisionPatch) ? engineRevision : 1) : undefined;
+  const revision = fresh ? (patched(revisionPatch) ? 2 : 1) : undefined;
   let boundariesOnly: boolean | undefined;
   return {
     engineRevision: () => revision ?? 1,
