@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { tsxNodeArgs } from '../test/support/tsx-node';
 import { spanProcessorsFromEnv } from './span-processors-from-env';
 import { turnTracingFromEnv } from './turn-tracing-from-env';
 
@@ -39,7 +40,9 @@ const exportOneSpan = path.join(__dirname, '../test/support/export-one-span.ts')
 /** Exports one span from a process of its own with these variables (see export-one-span.ts). */
 async function exportFromChild({ name, env }: { name: string; env: Record<string, string> }) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
-  return promisify(execFile)('npx', ['tsx', exportOneSpan, name], { env: { ...clean, ...env } });
+  return promisify(execFile)(process.execPath, tsxNodeArgs(exportOneSpan, [name]), {
+    env: { ...clean, ...env },
+  });
 }
 
 describe('tracing from the environment', () => {

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { parseEncryptionKeys } from '../../codec/encryption-keys';
 import { describeJournalContract } from '../../test/support/journal-contract';
 import type { LeaseChildOutcome } from '../../test/support/lease-child';
+import { tsxNodeArgs } from '../../test/support/tsx-node';
 import { JournalError } from './journal-errors';
 import { SqliteJournal } from './sqlite-journal';
 
@@ -38,9 +39,13 @@ describeJournalContract('SqliteJournal on :memory:', async ({ now }) => {
 
 /** A racer in its own process; `ready` resolves once it has opened the file and waits for `go`. */
 function startRacer(path: string, owner: string, turnId: string) {
-  const child: ChildProcessWithoutNullStreams = spawn('npx', ['tsx', leaseChild, path, owner, turnId], {
-    cwd: repoRoot,
-  });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    tsxNodeArgs(leaseChild, [path, owner, turnId]),
+    {
+      cwd: repoRoot,
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

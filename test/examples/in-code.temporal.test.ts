@@ -3,14 +3,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@jest/globals';
+import { tsxNodeArgs } from '../support/tsx-node';
 
 const root = path.join(__dirname, '../..');
 
 test("the README's In code example runs: the same turn completes in process and on Temporal, reading the real file", async () => {
   // The suite's dev server is in TEMPORAL_ADDRESS (global setup), so the example starts nothing.
   const { stdout } = await promisify(execFile)(
-    path.join(root, 'node_modules/.bin/tsx'),
-    [path.join(root, 'examples/in-code.ts')],
+    process.execPath,
+    tsxNodeArgs(path.join(root, 'examples/in-code.ts')),
     { cwd: root, env: process.env, timeout: 120_000 },
   );
   const size = JSON.stringify(await readFile(path.join(root, 'package.json'), 'utf8')).length;

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { transcriptProblems } from 'durable-turns';
 import { sleep, uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
+import { spawnTsx } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();
@@ -16,7 +17,7 @@ afterEach(() => {
   for (const child of children.splice(0)) killGroup(child);
 });
 
-/** npx and tsx each add a process: kill the whole group, as a machine crash would. */
+/** Kill the whole group (the worker and anything it started), as a machine crash would. */
 function killGroup(child: ChildProcess): void {
   try {
     if (child.pid) process.kill(-child.pid, 'SIGKILL');
@@ -27,9 +28,9 @@ function killGroup(child: ChildProcess): void {
 
 function startWorkerProcess(taskQueue: string, ledger: string): Promise<ChildProcess> {
   const { address, namespace } = testTemporal();
-  const child = spawn(
-    'npx',
-    ['tsx', path.join(__dirname, 'support/crash-worker.ts'), address, namespace, taskQueue, ledger],
+  const child = spawnTsx(
+    path.join(__dirname, 'support/crash-worker.ts'),
+    [address, namespace, taskQueue, ledger],
     {
       cwd: path.join(__dirname, '../..'),
       stdio: ['ignore', 'pipe', 'pipe'],

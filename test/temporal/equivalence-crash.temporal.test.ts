@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import {
   slowUnsafeId,
 } from '../support/executors/crash-turn';
 import { testTemporal } from '../support/temporal-env';
+import { spawnTsx } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
@@ -45,7 +46,7 @@ function tempDir(): string {
 function startWorker(taskQueue: string, ledger: string, slowMs: number): Promise<ChildProcess> {
   const { address, namespace } = testTemporal();
   const script = path.join(__dirname, 'support/crash-turn-worker.ts');
-  const child = spawn('npx', ['tsx', script, address, namespace, taskQueue, ledger, String(slowMs)], {
+  const child = spawnTsx(script, [address, namespace, taskQueue, ledger, String(slowMs)], {
     cwd: path.join(__dirname, '../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { type MetricsServer, startMetricsServer, TurnMetrics } from 'durable-turns/metrics';
@@ -9,6 +8,7 @@ import { stopProcessGroup } from '../../devserver/stop-process-group';
 import { uniqueTurnId } from '../conformance/support';
 import { labelValues, type PromSample, parsePrometheusText, sampleValue } from '../support/prometheus-text';
 import { testTemporal } from '../support/temporal-env';
+import { spawnTsx } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
@@ -174,7 +174,7 @@ test('the worker process serves durable-turns metrics and the Temporal SDK worke
   const [metricsPort, sdkPort] = [await freePort(), await freePort()];
   const taskQueue = kit.taskQueue('metrics-process');
   const { address, namespace } = testTemporal();
-  const child = spawn('npx', ['tsx', 'cli/worker-main.ts'], {
+  const child = spawnTsx('cli/worker-main.ts', [], {
     cwd: path.join(__dirname, '../..'),
     env: {
       ...process.env,

@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { spawnTsx } from '../../support/tsx-node';
 import { appendLedger } from './ledger';
 
 export interface FleetWorker {
   child: ChildProcess;
-  /** The worker's own pid (npx and tsx sit above it in the process group). */
+  /** The worker's own pid, as it reports it. */
   pid: number;
 }
 
@@ -75,9 +76,9 @@ export class WorkerFleet {
     const { address, namespace, taskQueue, ledger, plansFile, heartbeatTimeoutMs, readyTimeoutMs } =
       this.args;
     const script = path.join(__dirname, 'chaos-worker.ts');
-    const child = spawn(
-      'npx',
-      ['tsx', script, address, namespace, taskQueue, ledger, plansFile, String(heartbeatTimeoutMs)],
+    const child = spawnTsx(
+      script,
+      [address, namespace, taskQueue, ledger, plansFile, String(heartbeatTimeoutMs)],
       { cwd: path.join(__dirname, '../../..'), stdio: ['pipe', 'pipe', 'pipe'], detached: true },
     );
     this.all.push(child);

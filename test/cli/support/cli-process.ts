@@ -1,14 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { shellQuote } from '../../../cli/render/answer-commands';
+import { tsxNodeArgs } from '../../support/tsx-node';
 
 const root = path.join(__dirname, '../../..');
-// Node with tsx's loader, one process: the `tsx` command is a parent that relays a signal to its
-// node child and, when the child has not acknowledged it within 30 ms (a busy machine), signals it
-// again and then kills it with exit 130 — a Ctrl-C test would then test tsx, not durable-turns.
-const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
 const main = path.join(root, 'cli/main.ts');
 
 export interface CliRun {
@@ -36,7 +32,7 @@ export class CliProcess {
     terminal = false,
   }: { args: string[]; env?: NodeJS.ProcessEnv; terminal?: boolean }) {
     const environment = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...env };
-    const command = [process.execPath, '--import', tsxLoader, main, ...args];
+    const command = [process.execPath, ...tsxNodeArgs(main, args)];
     this.child = terminal
       ? spawn(
           'script',

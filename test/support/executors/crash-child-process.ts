@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { spawnTsx } from '../tsx-node';
 
 const repoRoot = resolve(__dirname, '../../..');
 const crashChild = join(__dirname, 'crash-child.ts');
@@ -16,8 +17,8 @@ export interface CrashChild {
 }
 
 /**
- * Starts crash-child.ts with `npx tsx` in its own process group. `npx` and `tsx` each sit between
- * us and the host, so the host reports its own pid in `READY <pid>` for the test to SIGKILL.
+ * Starts crash-child.ts (Node with tsx's loader) in its own process group; the host reports its
+ * own pid in `READY <pid>` for the test to SIGKILL.
  */
 export function startCrashChild({
   path,
@@ -33,9 +34,9 @@ export function startCrashChild({
   background?: boolean;
   readyTimeoutMs?: number;
 }): CrashChild {
-  const child: ChildProcess = spawn(
-    'npx',
-    ['tsx', crashChild, path, ledger, turnId, ...(background ? ['background'] : [])],
+  const child: ChildProcess = spawnTsx(
+    crashChild,
+    [path, ledger, turnId, ...(background ? ['background'] : [])],
     {
       cwd: repoRoot,
       detached: true,

@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { spawnTsx } from '../../support/tsx-node';
 
 /** Bundling the workflow code takes seconds per process, more on a loaded machine. */
 const readyTimeoutMs = 120_000;
 
 /**
- * Worker processes a test starts (`npx tsx <script> …args`), each resolved once it prints
- * `WORKER READY`; `killAll` SIGKILLs each one's process group (npx and tsx each add a process), as
- * a machine crash would.
+ * Worker processes a test starts (Node with tsx's loader, `<script> …args`), each resolved once it
+ * prints `WORKER READY`; `killAll` SIGKILLs each one's process group, as a machine crash would.
  */
 export class WorkerProcesses {
   private readonly children: ChildProcess[] = [];
@@ -21,7 +21,7 @@ export class WorkerProcesses {
     args: readonly string[];
     label: string;
   }): Promise<ChildProcess> {
-    const child = spawn('npx', ['tsx', script, ...args], {
+    const child = spawnTsx(script, args, {
       cwd: path.join(__dirname, '../../..'),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
