@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { scriptedModel } from 'durable-turns';
-import { buildTurnWorkflowBundle, createTurnWorker } from 'durable-turns/worker';
+import { createTurnWorker } from 'durable-turns/worker';
 import { uniqueTurnId } from '../conformance/support';
 import { deploy } from '../replay/replay-tools';
+import { suiteWorkflowBundleAt } from '../support/suite-workflow-bundle';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
@@ -23,7 +24,7 @@ const turnWorkflowSource = path.join(__dirname, '..', '..', 'workflows', 'turn',
 // what a stack trace needs must still be there.
 describe('a worker running a prebuilt workflow bundle', () => {
   test('names the original source file, and the line where the turn waits, in a workflow stack trace', async () => {
-    const { codePath } = await buildTurnWorkflowBundle({ outFile: path.join(dir, 'turn-workflows.js') });
+    const { codePath } = await suiteWorkflowBundleAt(path.join(dir, 'turn-workflows.js'));
     const taskQueue = kit.taskQueue('bundle-stack');
     const worker = await createTurnWorker({
       connection: kit.native,

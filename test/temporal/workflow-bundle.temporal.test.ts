@@ -2,13 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { scriptedModel } from 'durable-turns';
-import {
-  buildTurnWorkflowBundle,
-  createTurnWorker,
-  turnWorkflowBundleManifestPath,
-} from 'durable-turns/worker';
+import { createTurnWorker, turnWorkflowBundleManifestPath } from 'durable-turns/worker';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool } from '../support/echo-tool';
+import { suiteWorkflowBundleAt } from '../support/suite-workflow-bundle';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();
@@ -21,7 +18,7 @@ afterAll(async () => {
 
 describe('a worker given a prebuilt workflow bundle', () => {
   test('starts with it, without bundling, and runs a turn', async () => {
-    const { codePath } = await buildTurnWorkflowBundle({ outFile: path.join(dir, 'turn-workflows.js') });
+    const { codePath } = await suiteWorkflowBundleAt(path.join(dir, 'turn-workflows.js'));
     const taskQueue = kit.taskQueue('bundle');
     const log: string[] = [];
     const worker = await createTurnWorker({
@@ -48,7 +45,7 @@ describe('a worker given a prebuilt workflow bundle', () => {
   });
 
   test('refuses to start when the bundle it was given is stale, rather than bundling quietly', async () => {
-    const { codePath, manifest } = await buildTurnWorkflowBundle({ outFile: path.join(dir, 'stale.js') });
+    const { codePath, manifest } = await suiteWorkflowBundleAt(path.join(dir, 'stale.js'));
     writeFileSync(
       turnWorkflowBundleManifestPath({ codePath }),
       JSON.stringify({ ...manifest, temporalWorkflowVersion: '0.9.0' }),
