@@ -8,6 +8,7 @@ import {
   healthHistorySchema,
 } from '../contract/fleet-health-history';
 import { emptyFleetHealthView, type FleetHealthView, fleetHealthView } from './fleet-health-view';
+import { lastWorkflowTaskFailure } from './last-workflow-task-failure';
 
 export type FleetHealthClientOptions =
   /** `encryption` as `TurnClient`'s: the fleet workflow's answers are encrypted when the workers' data is. */
@@ -93,10 +94,14 @@ export class FleetHealthClient {
       return await this.client.withDeadline(Date.now() + timeoutMs, () => handle.query(query));
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
+      const failing = await lastWorkflowTaskFailure({ client: this.client, workflowId });
       throw new Error(
-        `cannot read the fleet health of task queue ${taskQueue}: workflow ${workflowId} is running but its query ` +
-          `was not answered within ${timeoutMs} ms (${why}). The turn workers of that queue answer it: if none ` +
-          'is running, there is no fleet to show until one starts; if they are busy, give the query longer (timeoutMs).',
+        failing
+          ? `cannot read the fleet health of task queue ${taskQueue}: the workers of that queue fail workflow ` +
+              `${workflowId}'s task: ${failing}. A worker that cannot read it starts it afresh (its history is lost).`
+          : `cannot read the fleet health of task queue ${taskQueue}: workflow ${workflowId} is running but its query ` +
+              `was not answered within ${timeoutMs} ms (${why}). The turn workers of that queue answer it: if none ` +
+              'is running, there is no fleet to show until one starts; if they are busy, give the query longer (timeoutMs).',
       );
     }
   }

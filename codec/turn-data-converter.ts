@@ -1,6 +1,8 @@
 import type { DataConverter } from '@temporalio/common';
 import { EncryptionCodec, type EncryptionCodecOptions } from './encryption-codec';
 import { type EncryptionKeys, encryptionKeysFromEnv } from './encryption-keys';
+import { KeylessCodec } from './keyless-codec';
+import { ReportingCodec, type UnreadablePayload } from './unreadable-payloads';
 
 /** What turns' data is encrypted with: keys (and options), `false` for none, or unset: the environment. */
 export type TurnEncryption = EncryptionKeys | EncryptionCodecOptions | false | undefined;
@@ -8,15 +10,20 @@ export type TurnEncryption = EncryptionKeys | EncryptionCodecOptions | false | u
 /**
  * The data converter of every process that touches turns (workers, `TurnClient`, the CLI, the
  * dashboard): with keys, every payload is encrypted (workflow and activity inputs and results,
- * queries, updates, signals, memo, user metadata, failures' messages); without, undefined (the SDK's
- * default). Unset reads `DURABLE_TURNS_ENCRYPTION_KEYS`.
+ * queries, updates, signals, memo, user metadata, failures' messages); without, payloads are
+ * written as the SDK writes them, and one encrypted by a process with keys is refused naming its
+ * key id (`KeylessCodec`). Unset reads `DURABLE_TURNS_ENCRYPTION_KEYS`. `onUnreadable` hears of
+ * each payload this process cannot open, with the workflow it belongs to.
  */
-export function turnDataConverter(encryption: TurnEncryption): DataConverter | undefined {
+export function turnDataConverter(
+  encryption: TurnEncryption,
+  { onUnreadable }: { onUnreadable?: (payload: UnreadablePayload) => void } = {},
+): DataConverter {
   const options = resolveEncryption(encryption);
-  if (!options) return undefined;
+  const codec = options ? new EncryptionCodec(options) : new KeylessCodec();
   return {
-    payloadCodecs: [new EncryptionCodec(options)],
-    failureConverterPath: require.resolve('./encoding-failure-converter'),
+    payloadCodecs: [onUnreadable ? new ReportingCodec(codec, onUnreadable) : codec],
+    ...(options && { failureConverterPath: require.resolve('./encoding-failure-converter') }),
   };
 }
 
@@ -27,8 +34,10 @@ export function resolveEncryption(encryption: TurnEncryption): EncryptionCodecOp
   return 'keys' in given ? given : { keys: given };
 }
 
-/** `{ dataConverter }` to spread into a Temporal client's or worker's options; nothing without keys. */
-export function dataConverterOption(encryption: TurnEncryption): { dataConverter?: DataConverter } {
-  const dataConverter = turnDataConverter(encryption);
-  return dataConverter ? { dataConverter } : {};
+/** `{ dataConverter }` to spread into a Temporal client's or worker's options. */
+export function dataConverterOption(
+  encryption: TurnEncryption,
+  listeners: { onUnreadable?: (payload: UnreadablePayload) => void } = {},
+): { dataConverter: DataConverter } {
+  return { dataConverter: turnDataConverter(encryption, listeners) };
 }

@@ -2,6 +2,7 @@ import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@tem
 import { createActivities, type TranscriptCache } from '../activities';
 import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles } from '../blobs';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
+import type { UnreadablePayload } from '../codec/unreadable-payloads';
 import { turnSearchAttributeList } from '../contract/search-attributes';
 import {
   type AnyTool,
@@ -175,8 +176,14 @@ export async function createTurnWorker(
       ...(options.fileLimits ? { limits: options.fileLimits } : {}),
     }),
   });
+  // The codec tells of payloads this worker cannot open; the fleet health reporter listens.
+  const unreadable = new Set<(payload: UnreadablePayload) => void>();
   const shared = {
-    ...dataConverterOption(options.encryption),
+    ...dataConverterOption(options.encryption, {
+      onUnreadable: (payload) => {
+        for (const listener of unreadable) listener(payload);
+      },
+    }),
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     activities,
@@ -206,7 +213,7 @@ export async function createTurnWorker(
     sinks: { ...traced.sinks, ...turnMetricsSinks(metrics ? { metrics } : {}) },
     plugins: [
       ...(options.worker?.plugins ?? []),
-      ...fleetHealthPlugins({ options, health }),
+      ...fleetHealthPlugins({ options, health, unreadable }),
       ...(modelWorkers.length > 0 ? [modelWorkersPlugin({ workers: modelWorkers, log })] : []),
     ],
   });

@@ -1,6 +1,7 @@
 import { Client } from '@temporalio/client';
 import { type NativeConnection, Runtime, type WorkerPlugin } from '@temporalio/worker';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
+import type { UnreadablePayload } from '../codec/unreadable-payloads';
 import type { ToolHealthRegistry } from '../core';
 import { FleetHealthReporter, type FleetHealthReportingOptions } from './fleet-health-reporter';
 
@@ -17,6 +18,7 @@ export function fleetHealthPlugin({
   options,
   log,
   encryption,
+  unreadable,
 }: {
   connection: NativeConnection;
   namespace: string;
@@ -26,6 +28,8 @@ export function fleetHealthPlugin({
   log: (message: string) => void;
   /** The worker's: its reports are encrypted as the rest of its data. */
   encryption: TurnEncryption;
+  /** Where the worker's codec tells of payloads it cannot open: the reporter listens while it runs. */
+  unreadable?: Set<(payload: UnreadablePayload) => void>;
 }): WorkerPlugin {
   return {
     name: 'durable-turns-fleet-health',
@@ -38,10 +42,15 @@ export function fleetHealthPlugin({
         ...(options ? { options } : {}),
         log,
       });
+      const listener = ({ keyId, workflowId, why }: UnreadablePayload) => {
+        if (workflowId === reporter.workflowId) reporter.cannotRead({ keyId, why });
+      };
+      unreadable?.add(listener);
       reporter.start();
       try {
         await next(worker);
       } finally {
+        unreadable?.delete(listener);
         await reporter.stop({ leave: true });
       }
     },
@@ -52,6 +61,7 @@ export function fleetHealthPlugin({
 export function fleetHealthPlugins({
   options,
   health,
+  unreadable,
 }: {
   options: {
     connection: NativeConnection;
@@ -62,6 +72,7 @@ export function fleetHealthPlugins({
     encryption?: TurnEncryption;
   };
   health: ToolHealthRegistry;
+  unreadable?: Set<(payload: UnreadablePayload) => void>;
 }): WorkerPlugin[] {
   if (options.fleetHealth === false) return [];
   return [
@@ -71,6 +82,7 @@ export function fleetHealthPlugins({
       taskQueue: options.taskQueue,
       health,
       encryption: options.encryption,
+      ...(unreadable ? { unreadable } : {}),
       ...(options.fleetHealth ? { options: options.fleetHealth } : {}),
       log: options.log ?? ((message) => Runtime.instance().logger.warn(message)),
     }),

@@ -22,6 +22,9 @@ export const fleetHealthReportingSchema = z.object({
 });
 export type FleetHealthReportingOptions = z.input<typeof fleetHealthReportingSchema>;
 
+/** A reporter starts its fleet health workflow afresh at most this often (its history's retention). */
+const restartEveryMs = 30 * 60_000;
+
 export const fleetHealthReporterDeadlines = {
   /** A report RPC gets max(this, an interval): a slow server delays the next report, never stacks them. */
   reportMs: 5_000,
@@ -47,6 +50,8 @@ export class FleetHealthReporter {
   private readonly stopping = new AbortController();
   private stopped = false;
   private failing = false;
+  /** When this reporter last started the workflow afresh (see `cannotRead`). */
+  private restartedAt: number | undefined;
 
   constructor(
     private readonly deps: {
@@ -113,6 +118,37 @@ export class FleetHealthReporter {
   async idle(): Promise<void> {
     await this.inFlight;
     await this.leaving;
+  }
+
+  /**
+   * This worker cannot open a payload of the fleet health workflow (one written with a key it does
+   * not hold: a run with keys before this one, on the same server). Its task would fail on every
+   * try, and `health` would see only unanswered queries. Fleet health is soft state: the run is
+   * terminated, saying why, and the next report starts it afresh, losing only its history. At most
+   * once per history retention, so a fleet whose workers disagree on keys does not restart it
+   * over and over (each worker's log says which key is missing).
+   */
+  cannotRead({ keyId, why }: { keyId: string; why: string }): void {
+    const now = Date.now();
+    if (this.stopped || (this.restartedAt !== undefined && now - this.restartedAt < restartEveryMs)) return;
+    this.restartedAt = now;
+    const reason =
+      `worker ${this.deps.identity} cannot read this fleet health run (${why}); fleet health is soft state, ` +
+      'so it is started afresh, losing its tool health history';
+    this.deps.log(
+      `durable-turns: ${this.workflowId} holds a payload encrypted with key ${keyId} that this worker cannot open: ` +
+        'terminating it; the next report starts it afresh (its tool health history is lost).',
+    );
+    void this.deps.client.workflow
+      .getHandle(this.workflowId)
+      .terminate(reason)
+      .then(
+        () => this.report(),
+        (error: unknown) =>
+          this.deps.log(
+            `durable-turns: could not terminate ${this.workflowId}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+      );
   }
 
   /** The report this worker sends now. */
