@@ -323,10 +323,22 @@ describe('actions from the page', () => {
 describe('the turns page', () => {
   test('lists turns live with their status, model, calls, tokens and approval wait, filters them, and pages by "more"', async () => {
     const waiting = await start('approval', 'list-waiting');
+    // An id of the longest kind (256 characters) beside it must not push the other columns away.
+    const long = await start('approval', `list-long-${'x'.repeat(200)}`.slice(0, 220));
     await page.goto(`${dashboard.url}/#/turns`);
     const row = page.locator(`tr[data-turn-id="${waiting.turnId}"]`);
     // Visibility learns of the wait after the workflow's next task: the list picks it up by itself.
     await row.getByText('waiting', { exact: true }).waitFor();
+    const longRow = page.locator(`tr[data-turn-id="${long.turnId}"]`);
+    await longRow.waitFor();
+    expect(long.turnId.length).toBeGreaterThan(220);
+    expect(await longRow.getByRole('link').getAttribute('title')).toBe(long.turnId);
+    const viewport = page.viewportSize()?.width ?? 0;
+    for (const label of ['Status', 'Tokens', 'Approval']) {
+      const box = await longRow.locator(`td[data-label="${label}"]`).boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(viewport);
+    }
+    await long.handle.cancel();
     // Its model, calls started and tokens spent, from the turn's search attributes; a running
     // turn's duration counts on.
     const cell = (label: string) => row.locator(`td[data-label="${label}"]`);

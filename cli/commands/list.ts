@@ -51,9 +51,9 @@ export function registerListCommand({ program }: { program: Command }): void {
           }
           const c = output.resultColors;
           const rows = turns.map((t) => [
-            t.turnId,
+            shortId(t.turnId),
             t.waitingForApproval ? `${t.status} (approval)` : t.status,
-            t.conversationId ?? '-',
+            t.conversationId ? shortId(t.conversationId) : '-',
             t.model ?? '-',
             t.startTime.toISOString().replace('T', ' ').slice(0, 19),
             t.closeTime ? formatMs({ ms: t.closeTime.getTime() - t.startTime.getTime() }) : '-',
@@ -82,4 +82,15 @@ export function registerListCommand({ program }: { program: Command }): void {
         },
       });
     });
+}
+
+/**
+ * Ids run to 256 characters: in the table one keeps its start and its end (where ids made of a
+ * prefix and a counter differ) within 40, so one long id does not push the other columns away.
+ * `--json` and `show` give it whole.
+ */
+function shortId(id: string, max = 40): string {
+  if (id.length <= max) return id;
+  const tail = Math.floor((max - 1) / 3);
+  return `${id.slice(0, max - 1 - tail)}…${id.slice(-tail)}`;
 }

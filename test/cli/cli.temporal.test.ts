@@ -301,8 +301,9 @@ test('Ctrl-C stops showing the turn, not the turn: exit 130, and the printed can
 });
 
 describe('reading turns', () => {
-  test('show prints a finished turn with its transcript; watch --json of it gives its entries and its result', async () => {
-    const turnId = uniqueTurnId('cli-show');
+  test('show prints a finished turn with its transcript; watch --json of it gives its entries and its result; list keeps a long id short', async () => {
+    // An id near the longest allowed (256): show and --json give it whole, the table a short form.
+    const turnId = uniqueTurnId(`cli-show-${'x'.repeat(200)}`);
     expect(
       (await cli({ args: ['run', '--model', 'quick', '--turn-id', turnId, '--detach'], env })).code,
     ).toBe(2);
@@ -337,9 +338,11 @@ describe('reading turns', () => {
     expect(table.stdout).toMatch(
       /^TURN +STATUS +CONVERSATION +MODEL +STARTED \(UTC\) +TOOK +CALLS +TOKENS$/m,
     );
+    const shortened = `${turnId.slice(0, 26)}…${turnId.slice(-13)}`;
     expect(table.stdout).toMatch(
-      new RegExp(`^${turnId} +completed +- +quick +[\\d-]+ [\\d:]+ +.+ +2 +41$`, 'm'),
+      new RegExp(`^${shortened} +completed +- +quick +[\\d-]+ [\\d:]+ +.+ +2 +41$`, 'm'),
     );
+    expect(table.stdout).not.toContain(turnId);
   });
 });
 

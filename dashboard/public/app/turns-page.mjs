@@ -95,9 +95,9 @@ export function TurnsPage({ pageSize }) {
           ${list.turns.map(
             (turn) => html`
               <tr data-turn-id=${turn.turnId}>
-                <th scope="row"><a href=${`#/turns/${encodeURIComponent(turn.turnId)}`}>${turn.turnId}</a></th>
+                <th scope="row"><a class="id" title=${turn.turnId} href=${`#/turns/${encodeURIComponent(turn.turnId)}`}>${turn.turnId}</a></th>
                 <td data-label="Status"><span class=${`status status-${turn.status}`}>${turn.status}</span></td>
-                <td data-label="Conversation">${turn.conversationId ?? ''}</td>
+                <td data-label="Conversation">${turn.conversationId ? html`<span class="id" title=${turn.conversationId}>${turn.conversationId}</span>` : ''}</td>
                 <td data-label="Model">${turn.model ?? ''}</td>
                 <td data-label="Started">${time(turn.startTime)}</td>
                 <td data-label="Duration">${
