@@ -59,6 +59,8 @@ export const turnResponseSchema = z.object({
   /** The workflow's status on the server: RUNNING, COMPLETED, CANCELLED, FAILED, TERMINATED, … */
   workflowStatus: z.string(),
   running: z.boolean(),
+  /** Once it ended: when (its last run's close). */
+  closeTime: z.iso.datetime().optional(),
   webUiUrl: z.url().optional(),
   /** While it runs: what it is doing now (`TurnStateView`). */
   state: z.record(z.string(), z.unknown()).optional(),

@@ -243,6 +243,10 @@ describe('actions from the page', () => {
     ).toEqual({
       target: 'prod',
     });
+    // Approving is not styled as the dangerous choice (rejecting and cancelling are).
+    expect(
+      await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).getAttribute('class'),
+    ).toBe('primary');
     await page.getByRole('dialog').getByRole('button', { name: 'Go back' }).click();
     await confirmAction('Approve', 'Approve');
     await page.locator('[data-action-result="401"]').waitFor();
@@ -264,6 +268,12 @@ describe('actions from the page', () => {
     await page.locator('[data-turn-status="completed"]').waitFor();
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
     expect(navigations()).toBe(0);
+    // A finished turn says when it started and ended and how long it took, in the CLI's format.
+    const utc = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;
+    await page.locator('[data-ended]').waitFor();
+    expect(await page.locator('[data-started]').textContent()).toMatch(utc);
+    expect(await page.locator('[data-ended]').textContent()).toMatch(utc);
+    expect(await page.locator('[data-took]').textContent()).toMatch(/^[\d.]+ (ms|s)$/);
 
     // Logging out ends the login on the dashboard: the page offers a login again, and the session's
     // cookie, as the browser held it, is refused from then on.
@@ -306,12 +316,17 @@ describe('actions from the page', () => {
     const { navigations } = await openTurn(turnId);
     await page.locator('[data-call-id="wait_long"][data-outcome="running"]').waitFor();
     await page.getByRole('button', { name: 'Cancel turn' }).click();
+    expect(
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel the turn' }).getAttribute('class'),
+    ).toBe('danger');
     await page.getByRole('dialog').getByRole('button', { name: 'Go back' }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     expect((await dashboard.client.attach(turnId).state()).status).toBe('running');
 
     await confirmAction('Cancel turn', 'Cancel the turn');
     await page.locator('[data-turn-status="cancelled"]').waitFor();
+    // "cancel requested" was true while the turn ran on; once it has ended, its status says it.
+    await page.locator('[data-action-result="ok"]').waitFor({ state: 'detached' });
     await page.locator('[data-call-id="wait_long"][data-outcome="interrupted"]').waitFor();
     expect(await call('wait_long').locator('[data-attempt-outcome="interrupted"]').count()).toBe(1);
     expect(await handle.result()).toMatchObject({ status: 'cancelled' });

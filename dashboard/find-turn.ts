@@ -10,7 +10,7 @@ export async function findTurn({
 }: {
   context: DashboardContext;
   turnId: string;
-}): Promise<{ workflowStatus: string; running: boolean }> {
+}): Promise<{ workflowStatus: string; running: boolean; closeTime?: string }> {
   try {
     const description = await withUpstreamDeadline({
       context,
@@ -21,7 +21,11 @@ export async function findTurn({
         404,
         `no turn ${turnId} in namespace ${context.upstream.namespace}: it is a ${description.type} workflow, not a turn`,
       );
-    return { workflowStatus: description.status.name, running: description.status.name === 'RUNNING' };
+    return {
+      workflowStatus: description.status.name,
+      running: description.status.name === 'RUNNING',
+      ...(description.closeTime && { closeTime: description.closeTime.toISOString() }),
+    };
   } catch (error) {
     throw upstreamError({ error, context: context.upstream, turnId });
   }

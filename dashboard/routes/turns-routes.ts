@@ -58,7 +58,7 @@ export function registerTurnsRoutes({
       namespace: context.upstream.namespace,
       workflowStatus: found.workflowStatus,
       running: found.running,
-      ...optional({ webUiUrl: webUiUrlOf({ context, turnId: id }) }),
+      ...optional({ webUiUrl: webUiUrlOf({ context, turnId: id }), closeTime: found.closeTime }),
     };
     try {
       if (found.running) {

@@ -115,22 +115,22 @@ describe('the Temporal Web UI reads as the turn (user metadata)', () => {
           .map((e) => decode(e.userMetadata?.summary));
       const activities = summaries('activity');
       expect(activities).toEqual([
-        'model #0 scripted',
-        'model #0 scripted (attempt 2)',
+        'response 1 scripted',
+        'response 1 scripted (attempt 2)',
         'read_file read_mon {"path":"notes/monday.md"}',
         expect.stringMatching(/^note n1 \{"text":"a+…$/),
         'flaky f1 {"n":1}',
         'flaky f1 (attempt 2) {"n":1}',
-        'model #1 scripted',
+        'response 2 scripted',
         'deploy d1 {"target":"prod"}',
-        'model #2 scripted',
+        'response 3 scripted',
       ]);
       // A 20 kB argument gives a summary of one short line.
       expect(String(activities[3]).length).toBeLessThan(200);
       // A wait is re-planned when something else happens during it (another call of the wave
       // finishing), which starts a new timer for the rest of it: each reason, in order, once or more.
       expect([...new Set(summaries('timer'))]).toEqual([
-        'retry backoff: model #0 scripted (attempt 2)',
+        'retry backoff: response 1 scripted (attempt 2)',
         'retry backoff: flaky f1 (attempt 2)',
         'approval timeout: deploy d1',
       ]);

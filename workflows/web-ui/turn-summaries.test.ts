@@ -74,9 +74,9 @@ describe('what the Web UI shows for a turn', () => {
   });
 
   test('a model request names its index, the model and a retry’s attempt', () => {
-    expect(modelSummary({ responseIndex: 3, model: 'gpt-4.1' })).toBe('model #3 gpt-4.1');
+    expect(modelSummary({ responseIndex: 3, model: 'gpt-4.1' })).toBe('response 4 gpt-4.1');
     expect(modelSummary({ responseIndex: 3, model: 'gpt-4.1', attempt: 2 })).toBe(
-      'model #3 gpt-4.1 (attempt 2)',
+      'response 4 gpt-4.1 (attempt 2)',
     );
   });
 

@@ -10,8 +10,13 @@ export function duration(ms) {
   return `${Math.floor(ms / 86_400_000)} d ${Math.floor((ms % 86_400_000) / 3_600_000)} h`;
 }
 
-export function time(iso) {
-  return iso ? new Date(iso).toLocaleString() : '';
+/**
+ * A moment as `2026-12-05 07:59:32 UTC`: the one format of the dashboard and the CLI (its STARTED
+ * (UTC) column), the same for every viewer whatever their locale or zone.
+ */
+export function time(at) {
+  if (at === undefined || at === null || at === '') return '';
+  return `${new Date(at).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
 
 export function percent(rate) {
@@ -22,10 +27,9 @@ export function shortJson(value) {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
-/** A local time of day as HH:MM:SS (24 h), the same in every locale: the chart's axis reads it. */
+/** A time of day as HH:MM:SS (24 h, UTC, as `time` says it): the chart's axis reads it. */
 export function clockTime(ms) {
-  const d = new Date(ms);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+  return new Date(ms).toISOString().slice(11, 19);
 }
 
 /** A file part as `[image/png shot.png, 48.2 KB]` (as `describeFile` says it): its kind and size, never its bytes. */

@@ -17,7 +17,7 @@ export function ConfirmDialog({ request, onDone }) {
     setBusy(true);
     try {
       await request.run();
-      onDone({ ok: true, message: request.done });
+      onDone({ ok: true, message: request.done, whileRunning: request.whileRunning === true });
     } catch (error) {
       onDone({ ok: false, message: error.message, status: error.status });
     } finally {
@@ -30,7 +30,7 @@ export function ConfirmDialog({ request, onDone }) {
       <div class="detail">${request?.detail}</div>
       <div class="buttons">
         <button type="button" onClick=${() => onDone(null)} disabled=${busy}>Go back</button>
-        <button type="submit" class="danger" disabled=${busy}>${request?.confirm}</button>
+        <button type="submit" class=${request?.danger ? 'danger' : 'primary'} disabled=${busy}>${request?.confirm}</button>
       </div>
     </form>
   </dialog>`;
@@ -51,6 +51,8 @@ export function DecideCall({ turnId, call, ask }) {
         reason ? `Reason: ${reason}` : 'No reason given.'
       }`,
       confirm: verb === 'approve' ? 'Approve' : 'Reject',
+      // Approving lets the call run as asked; rejecting and cancelling stop work: those are red.
+      danger: verb !== 'approve',
       done: `${call.toolCallId} ${verb === 'approve' ? 'approved' : 'rejected'}`,
       run: () => postAction(callPath(turnId, call.toolCallId, verb), reason ? { reason } : {}),
     });
@@ -61,7 +63,7 @@ export function DecideCall({ turnId, call, ask }) {
     <label for=${id}>Reason (kept in the journal; a rejected call's model reads it)</label>
     <input id=${id} maxlength="2000" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} />
     <div class="buttons">
-      <button type="button" onClick=${() => decide('approve')}>Approve</button>
+      <button type="button" class="primary" onClick=${() => decide('approve')}>Approve</button>
       <button type="button" class="danger" onClick=${() => decide('reject')}>Reject</button>
     </div>
   </div>`;
@@ -76,7 +78,10 @@ export function CancelTurn({ turnId, ask }) {
         title: `Cancel turn ${turnId}?`,
         detail: 'Running calls are interrupted and the turn ends cancelled. This cannot be undone.',
         confirm: 'Cancel the turn',
+        danger: true,
         done: 'cancel requested',
+        // Said while the turn runs on; its status says the rest once it has ended.
+        whileRunning: true,
         run: () => postAction(`/api/turns/${encodeURIComponent(turnId)}/cancel`),
       })}
   >Cancel turn</button>`;

@@ -2,7 +2,7 @@
 // (`GET /api/turns/:id/events`), its actions, and a link to it in the Temporal Web UI.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { getJson } from './api.mjs';
-import { duration, fileLabel, shortJson } from './format.mjs';
+import { duration, fileLabel, shortJson, time } from './format.mjs';
 import { TimelineView } from './timeline-view.mjs';
 import { CancelTurn, ConfirmDialog, DecideCall } from './turn-actions.mjs';
 import { emptyTimeline, withEntry, withLive, withState } from './turn-timeline.mjs';
@@ -62,6 +62,17 @@ function Usage({ usage, state }) {
   </dl>`;
 }
 
+/** When the turn started and ended, and how long it took (or has run so far). */
+function Times({ openedAt, closeTime, now }) {
+  if (openedAt === undefined) return null;
+  const end = closeTime ? Date.parse(closeTime) : undefined;
+  return html`<dl class="facts times">
+    <dt>Started</dt><dd data-started>${time(openedAt)}</dd>
+    ${end !== undefined && html`<dt>Ended</dt><dd data-ended>${time(end)}</dd>`}
+    <dt>${end !== undefined ? 'Took' : 'Running for'}</dt><dd data-took>${duration((end ?? now) - openedAt)}</dd>
+  </dl>`;
+}
+
 /** What the turn was asked: its input messages, files as their kind and size. */
 function TurnInput({ messages }) {
   const partText = (part) => (part.type === 'file' ? fileLabel(part) : part.text);
@@ -98,6 +109,7 @@ export function TurnPage({ turnId, session }) {
     <section class="summary" aria-label="Summary">
       <p>Status: <strong class=${`status status-${status}`} data-turn-status=${status}>${status ?? '…'}</strong>
         ${reason && html` — <span class="reason">${reason}</span>`}</p>
+      <${Times} openedAt=${timeline.openedAt} closeTime=${running ? undefined : turn?.closeTime} now=${now} />
       <${Usage}
         usage=${running ? timeline.state?.usage : (result?.usage ?? timeline.state?.usage)}
         state=${running ? timeline.state : undefined}
@@ -109,6 +121,7 @@ export function TurnPage({ turnId, session }) {
     ${problem && html`<p class="problem" role="alert">${problem}</p>`}
     ${
       notice &&
+      !(notice.whileRunning && !running) &&
       html`<p class=${notice.ok ? 'notice' : 'problem'} role=${notice.ok ? 'status' : 'alert'} data-action-result=${notice.ok ? 'ok' : notice.status}>
       ${notice.message}${notice.status === 401 ? html` — <a href="/login">log in</a>` : ''}</p>`
     }
