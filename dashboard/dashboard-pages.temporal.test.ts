@@ -433,7 +433,14 @@ describe('the health page', () => {
       const fleet = page.locator('.chart:not(.chart-small)[data-first-at]');
       await fleet.waitFor({ timeout: stepMs });
       expect(Number(await fleet.getAttribute('data-first-at'))).toBeLessThan(startedAt);
-      expect((await fleet.getAttribute('data-series'))?.split(',')).toContain('broken');
+      const series = (await fleet.getAttribute('data-series'))?.split(',') ?? [];
+      expect(series).toContain('broken');
+      // A line's colour comes from its tool's name, not its place: one appearing moves no other.
+      // The page's own module, as the page loads it (a string: the test's compiler would rewrite import()).
+      const alone = (await page.evaluate(
+        `import('/app/health-chart.mjs').then((m) => ${JSON.stringify(series)}.map((name) => m.colourOf(name)))`,
+      )) as string[];
+      expect((await fleet.getAttribute('data-colours'))?.split(',')).toEqual(alone);
       // Each tool has its own chart, a line per worker that ran it.
       const ranBroken = (await second.client.fleetHealth()).tools
         .find((t) => t.toolName === 'broken')

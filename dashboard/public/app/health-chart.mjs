@@ -11,6 +11,16 @@ const minSpanS = 60;
 
 const colours = ['#1f6feb', '#b3261e', '#1a7f37', '#9a6700', '#8250df', '#bc4c00'];
 
+/**
+ * A series' colour from its name, not its place: a tool (or worker) keeps its colour when others
+ * appear beside it. (Two names may share one: the legend names each line.)
+ */
+export function colourOf(name) {
+  let hash = 0;
+  for (let i = 0; i < name.length; i += 1) hash = (hash * 31 + name.charCodeAt(i)) >>> 0;
+  return colours[hash % colours.length];
+}
+
 function optionsFor({ tools, width, height }) {
   return {
     width,
@@ -33,9 +43,9 @@ function optionsFor({ tools, width, height }) {
     ],
     series: [
       { value: (_u, t) => (t === null ? '' : clockTime(t * 1000)) },
-      ...tools.map((tool, i) => ({
+      ...tools.map((tool) => ({
         label: tool,
-        stroke: colours[i % colours.length],
+        stroke: colourOf(tool),
         width: 2,
         spanGaps: true,
       })),
@@ -70,7 +80,7 @@ export function SuccessRateChart({ history, label, small = false }) {
   useEffect(() => {
     plot.current?.setData(data);
   });
-  return html`<figure class=${`chart${small ? ' chart-small' : ''}`} data-first-at=${history[0]?.at} data-series=${tools.join(',')}>
+  return html`<figure class=${`chart${small ? ' chart-small' : ''}`} data-first-at=${history[0]?.at} data-series=${tools.join(',')} data-colours=${tools.map(colourOf).join(',')}>
     <div ref=${box} role="img" aria-label=${`${label} over time: ${tools.join(', ') || 'none yet'}`}></div>
     <figcaption>${label}${history.length > 0 ? `, since ${clockTime(history[0].at)}` : ''} (${history.length} readings)</figcaption>
   </figure>`;

@@ -75,11 +75,14 @@ function Circuit({ state }) {
   return html`<span class=${`badge circuit-${state}`} data-circuit=${state}>${state === 'open' ? 'circuit open' : state}</span>`;
 }
 
+/** A tool nobody has run yet is not healthy: nothing is known of it. */
+const shownStatus = (aggregate) => (aggregate.attempts === 0 ? 'untried' : aggregate.status);
+
 function ToolCard({ tool, points }) {
   const a = tool.aggregate;
   const open = a.circuits.open > 0;
   return html`<section class=${`tool${open ? ' circuit-open' : ''}`} data-tool=${tool.toolName} aria-label=${`tool ${tool.toolName}`}>
-    <h3><code>${tool.toolName}</code> <span class=${`badge health-${a.status}`}>${a.status}</span>
+    <h3><code>${tool.toolName}</code> <span class=${`badge health-${shownStatus(a)}`} data-health=${shownStatus(a)}>${shownStatus(a)}</span>
       ${open && html`<span class="badge circuit-open" data-circuit-open="true">circuit open on ${a.circuits.open} of ${a.workers}</span>`}</h3>
     <dl class="facts">
       <dt>Success rate (recent)</dt><dd>${a.attempts === 0 ? 'no attempts yet' : percent(a.recentSuccessRate)}</dd>
