@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 
 /** How far back from the newest event to look: a failing task repeats every few seconds. */
 const eventsToRead = 20;
+const readDeadlineMs = 5_000;
 
 /**
  * Why the workflow's workers fail its task, when they do: the message of its newest workflow task
@@ -13,15 +14,19 @@ export async function lastWorkflowTaskFailure({
   client,
   workflowId,
 }: {
-  client: Client;
+  /** A `Client` or a `WorkflowClient`: its service and namespace. */
+  client: Pick<Client, 'workflowService' | 'connection'> & { options: { namespace: string } };
   workflowId: string;
 }): Promise<string | undefined> {
   try {
-    const { history } = await client.workflowService.getWorkflowExecutionHistoryReverse({
-      namespace: client.options.namespace,
-      execution: { workflowId },
-      maximumPageSize: eventsToRead,
-    });
+    // Its own deadline: it is asked once the caller's (a query's) has run out.
+    const { history } = await client.connection.withDeadline(Date.now() + readDeadlineMs, () =>
+      client.workflowService.getWorkflowExecutionHistoryReverse({
+        namespace: client.options.namespace,
+        execution: { workflowId },
+        maximumPageSize: eventsToRead,
+      }),
+    );
     for (const event of history?.events ?? []) {
       if (event.workflowTaskCompletedEventAttributes) return undefined;
       const failure = event.workflowTaskFailedEventAttributes?.failure;

@@ -18,6 +18,7 @@ import {
   viewAt,
 } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
+import { lastWorkflowTaskFailure } from './last-workflow-task-failure';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
 
@@ -76,7 +77,28 @@ export class TurnHandle {
    * time by this process's clock (the workflow's stands still between its tasks).
    */
   async state(): Promise<TurnStateView> {
-    return viewAt(await this.workflow.query(stateQuery), Date.now());
+    try {
+      return viewAt(await this.workflow.query(stateQuery), Date.now());
+    } catch (error) {
+      throw await this.whyUnanswered(error);
+    }
+  }
+
+  /**
+   * A query its workers did not answer, with why when its workflow task keeps failing (a payload
+   * encrypted with a key they lack, code that does not replay): the failure's words, not only a
+   * deadline. Any other error as it was.
+   */
+  private async whyUnanswered(error: unknown): Promise<unknown> {
+    if (!serverDidNotAnswer(error) && !noWorkerPolled(error)) return error;
+    const failing = await lastWorkflowTaskFailure({
+      client: this.workflow.client,
+      workflowId: this.workflow.workflowId,
+    });
+    if (!failing) return error;
+    return new Error(`turn ${this.turnId}'s workers cannot run its workflow task: ${failing}`, {
+      cause: error,
+    });
   }
 
   /**
@@ -119,7 +141,7 @@ export class TurnHandle {
       } catch (error) {
         if (!serverDidNotAnswer(error) && !noWorkerPolled(error)) throw error;
         unansweredSince ??= Date.now();
-        if (Date.now() - unansweredSince > unansweredPatienceMs) throw error;
+        if (Date.now() - unansweredSince > unansweredPatienceMs) throw await this.whyUnanswered(error);
         await pause({ ms: Math.max(intervalMs, 1_000), signal });
         return undefined;
       }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { scriptedModel, ToolHealthRegistry } from 'durable-turns';
-import { FleetHealthClient } from 'durable-turns/client';
+import { FleetHealthClient, TurnClient } from 'durable-turns/client';
 import { dataConverterOption, parseEncryptionKeys } from 'durable-turns/codec';
 import { createTurnWorker } from 'durable-turns/worker';
 import { lastWorkflowTaskFailure } from '../../client/last-workflow-task-failure';
 import { fleetHealthWorkflowId } from '../../contract/fleet-health';
 import { FleetHealthReporter } from '../../worker/fleet-health-reporter';
+import { uniqueTurnId } from '../conformance/support';
 import { echoTool } from '../support/echo-tool';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
@@ -104,4 +105,25 @@ test('a worker without keys names the key it lacks; health says why it cannot re
   expect(first.reason).toMatch(
     /worker keyless cannot read this fleet health run .*key k7.*; fleet health is soft state/,
   );
+});
+
+test("a turn whose workers lack its key: reading its state names the key, not only the query's deadline", async () => {
+  const taskQueue = kit.taskQueue('turn-unreadable');
+  const client = new TurnClient({
+    connection: kit.connection,
+    namespace: kit.namespace,
+    taskQueue,
+    encryption: keys,
+  });
+  const turn = await client.start({ turnId: uniqueTurnId('unreadable'), input: 'go', model: 'scripted' });
+  const worker = await keylessWorker(taskQueue, { fleetHealth: false });
+  await worker.runUntil(async () => {
+    await pollFor('the turn workflow task to fail', () =>
+      lastWorkflowTaskFailure({ client: client.client, workflowId: turn.turnId }),
+    );
+    await expect(kit.connection.withDeadline(Date.now() + 1_500, () => turn.state())).rejects.toThrow(
+      `turn ${turn.turnId}'s workers cannot run its workflow task: a payload is encrypted with key k7, and this process holds no encryption keys`,
+    );
+  });
+  await turn.cancel().catch(() => {});
 });
