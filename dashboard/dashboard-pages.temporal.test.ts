@@ -268,6 +268,28 @@ describe('actions from the page', () => {
     await page.locator('[data-turn-status="completed"]').waitFor();
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
     expect(navigations()).toBe(0);
+    // The approved call's bar, which began late, stays inside its track; the tracks have a time scale.
+    type Box = { getBoundingClientRect(): { left: number; right: number }; children: ArrayLike<Box> };
+    const outside = await page
+      .locator('.track')
+      .evaluateAll(
+        (tracks: Box[]) =>
+          tracks.flatMap((track) =>
+            Array.from(track.children).filter(
+              (segment) =>
+                segment.getBoundingClientRect().left < track.getBoundingClientRect().left - 0.5 ||
+                segment.getBoundingClientRect().right > track.getBoundingClientRect().right + 0.5,
+            ),
+          ).length,
+      );
+    expect(outside).toBe(0);
+    expect(await page.locator('.time-axis span').allTextContents()).toEqual([
+      '0',
+      expect.stringMatching(/ms|s/),
+      expect.stringMatching(/ms|s/),
+      expect.stringMatching(/ms|s/),
+      expect.stringMatching(/ms|s/),
+    ]);
     // A finished turn says when it started and ended and how long it took, in the CLI's format.
     const utc = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;
     await page.locator('[data-ended]').waitFor();

@@ -13,13 +13,18 @@ function spanOf(timeline, now) {
 
 function Attempt({ attempt, span, now }) {
   const end = attempt.finishedAt ?? (attempt.outcome === 'running' ? now : span.to);
-  const left = ((attempt.startedAt - span.from) / (span.to - span.from)) * 100;
-  const width = Math.max(0.8, ((end - attempt.startedAt) / (span.to - span.from)) * 100);
+  // Within the track, whatever the clocks say: an attempt that began late (after an approval) or
+  // runs past the span's end is cut at its edge, never drawn beyond it.
+  const left = Math.min(99.2, Math.max(0, ((attempt.startedAt - span.from) / (span.to - span.from)) * 100));
+  const width = Math.min(
+    100 - left,
+    Math.max(0.8, ((end - attempt.startedAt) / (span.to - span.from)) * 100),
+  );
   const label = `attempt ${attempt.attempt}: ${attempt.outcome}, ${duration(end - attempt.startedAt)}`;
   return html`<span
     class=${`segment outcome-${attempt.outcome}`}
     data-attempt-outcome=${attempt.outcome}
-    style=${{ left: `${Math.max(0, left)}%`, width: `${Math.min(100, width)}%` }}
+    style=${{ left: `${left}%`, width: `${width}%` }}
     title=${label}
     aria-label=${label}
   ></span>`;
@@ -63,10 +68,20 @@ function CallRow({ call, span, now, actions }) {
   </li>`;
 }
 
+/** The tracks' time scale: from the turn's start to its end (or now), marked at its quarters. */
+function TimeAxis({ span }) {
+  const length = span.to - span.from;
+  return html`<div class="time-axis" aria-label=${`time since the turn started, 0 to ${duration(length)}`} data-axis-ms=${length}>
+    ${[0, 0.25, 0.5, 0.75, 1].map(
+      (f) => html`<span style=${{ left: `${f * 100}%` }}>${f === 0 ? '0' : duration(length * f)}</span>`,
+    )}
+  </div>`;
+}
+
 export function TimelineView({ timeline, now, actions }) {
   const span = spanOf(timeline, now);
   if (timeline.responses.length === 0) return html`<p>No model response yet.</p>`;
-  return html`<ol class="timeline">
+  return html`<${TimeAxis} span=${span} /><ol class="timeline">
     ${timeline.responses.map(
       (
         r,
