@@ -43,13 +43,16 @@ async function devOnFreePorts({ json = true, extra = [] }: { json?: boolean; ext
   return { port, uiPort, dashboardPort, args };
 }
 
-test('dev starts a Temporal server with its Web UI, a worker for the agent and the dashboard, prints their addresses; a turn runs there; Ctrl-C stops them all', async () => {
+// One dev start serves several checks: each start is a Temporal server, a worker and a dashboard.
+test('dev starts a Temporal server with its Web UI, a worker for the agent (its Prometheus metrics on DURABLE_TURNS_METRICS_PORT, as `worker` does) and the dashboard, prints their addresses; a turn runs there; Ctrl-C stops them all', async () => {
   const { port, uiPort, dashboardPort, args } = await devOnFreePorts({ extra: ['--agent', agent] });
-  const dev = new CliProcess({ args, env: noServer });
+  const metricsPort = await freePort();
+  const dev = new CliProcess({ args, env: { ...noServer, DURABLE_TURNS_METRICS_PORT: String(metricsPort) } });
   try {
     const [line = ''] = await dev.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
     const ready = JSON.parse(line) as Record<string, unknown>;
     const address = `127.0.0.1:${port}`;
+    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
     expect(ready).toMatchObject({
       address,
       namespace: 'default',
@@ -57,6 +60,7 @@ test('dev starts a Temporal server with its Web UI, a worker for the agent and t
       ui: `http://127.0.0.1:${uiPort}`,
       models: models.map((m) => m.name),
       tools: tools.map((t) => t.name),
+      metricsUrl,
     });
     expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
 
@@ -86,9 +90,12 @@ test('dev starts a Temporal server with its Web UI, a worker for the agent and t
     });
     expect(run.code).toBe(0);
     expect(jsonLines({ text: run.stdout }).at(-1)).toMatchObject({ kind: 'result', status: 'completed' });
+    const scraped = await (await fetch(metricsUrl)).text();
+    expect(scraped).toContain('durable_turns_tool_attempts_total{tool="echo",outcome="ok"} 2');
 
     dev.kill('SIGINT');
     expect((await dev.done).code).toBe(0);
+    await expect(fetch(metricsUrl)).rejects.toThrow();
     const after = await cli({ args: ['--address', address, 'list'], env: noServer });
     expect(after.code).toBe(1);
     expect(after.stderr).toContain(`cannot reach Temporal at ${address}`);
@@ -115,32 +122,6 @@ test('dev without --json prints where the server, the Web UI, the dashboard and 
     );
     dev.kill('SIGINT');
     expect((await dev.done).code).toBe(0);
-  } finally {
-    await dev.stop();
-  }
-}, 120_000);
-
-test('with DURABLE_TURNS_METRICS_PORT, dev’s worker serves its Prometheus metrics there, as `worker` does, and says where', async () => {
-  const { port, args } = await devOnFreePorts({ extra: ['--agent', agent] });
-  const metricsPort = await freePort();
-  const dev = new CliProcess({
-    args,
-    env: { ...noServer, DURABLE_TURNS_METRICS_PORT: String(metricsPort) },
-  });
-  try {
-    const [line = ''] = await dev.waitFor({ pattern: /\{"dev":"ready".*\}/, what: 'dev was ready' });
-    const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
-    expect(JSON.parse(line)).toMatchObject({ metricsUrl });
-    const run = await cli({
-      args: ['--address', `127.0.0.1:${port}`, 'run', '--json', '--model', 'quick', 'echo twice'],
-      env: noServer,
-    });
-    expect(run.code).toBe(0);
-    const scraped = await (await fetch(metricsUrl)).text();
-    expect(scraped).toContain('durable_turns_tool_attempts_total{tool="echo",outcome="ok"} 2');
-    dev.kill('SIGINT');
-    expect((await dev.done).code).toBe(0);
-    await expect(fetch(metricsUrl)).rejects.toThrow();
   } finally {
     await dev.stop();
   }

@@ -47,6 +47,9 @@ export const temporalHarness: ConformanceHarness = {
       ...(spec.hooks ? { hooks: spec.hooks } : {}),
       ...(spec.observers ? { observers: spec.observers } : {}),
       ...(spec.health ? { health: spec.health } : {}),
+      // A worker per case: reporting to a fleet health workflow of its own queue would start one
+      // per case, with its workflow tasks and signals, for nothing the case looks at.
+      fleetHealth: false,
     });
     const client = new TurnClient({ connection: connections().client, namespace, taskQueue });
     const running = worker.run();

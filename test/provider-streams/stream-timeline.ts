@@ -9,6 +9,9 @@ export type TimelineEntry =
  * response's final event until the calls the recording completed before it have started, or until
  * `holdLimitMs` has passed: a call that starts at all before its response ends is seen to, without
  * guessing how long that may take; a call that does not waits out the limit and is seen after it.
+ * The limit is waited out only by a run that fails (every expected call must start first), so it
+ * is generous: a cold Temporal worker on a loaded machine took over 2 s to start the first call
+ * of its first conversation (a hand-over Update, a workflow task, an activity dispatch).
  */
 export class StreamTimeline {
   readonly entries: TimelineEntry[] = [];
@@ -17,7 +20,7 @@ export class StreamTimeline {
   constructor(
     /** The calls of each step (1-based) that a consumer may run before that response ends. */
     private readonly callsOfStep: (step: number) => readonly string[],
-    private readonly holdLimitMs = 2_000,
+    private readonly holdLimitMs = 30_000,
   ) {}
 
   callStarted(toolCallId: string): void {

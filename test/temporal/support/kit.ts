@@ -42,6 +42,9 @@ export class TemporalKit {
       taskQueue: args.taskQueue,
       tools: args.tools,
       models: [args.model],
+      // Tests that look at fleet health make workers of their own: the others would each start
+      // their queue's fleet health workflow, with its workflow tasks and signals, for nothing.
+      fleetHealth: false,
     });
   }
 }
