@@ -33,6 +33,17 @@ export class Timeline {
     this.marks.push({ at: performance.now(), kind: 'end', key });
   }
 
+  /**
+   * Resolves once `key` has started, or after `limitMs`: a call held until another one starts is
+   * seen to overlap it whenever they run in one wave, however slowly the host dispatches them;
+   * only a run where they do not waits out the limit.
+   */
+  async started(key: string, limitMs = 30_000): Promise<void> {
+    const until = performance.now() + limitMs;
+    while (!this.marks.some((m) => m.kind === 'start' && m.key === key) && performance.now() < until)
+      await sleep(5);
+  }
+
   indexOf(kind: 'start' | 'end', key: string): number {
     const i = this.marks.findIndex((m) => m.kind === kind && m.key === key);
     if (i < 0)
@@ -66,7 +77,12 @@ const fileArgs = z.object({
 });
 
 /** read_file (safe, resource `file:<path>`) and write_file (unsafe), both recording into a timeline. */
-export function fileTools(timeline: Timeline, defaultDelayMs = 60) {
+/** `holdUntil`: a call id → the call whose start it waits for before it ends (see `Timeline.started`). */
+export function fileTools(
+  timeline: Timeline,
+  defaultDelayMs = 60,
+  { holdUntil = {} }: { holdUntil?: Record<string, string> } = {},
+) {
   const read = defineTool({
     name: 'read_file',
     description: 'Reads a file',
@@ -77,6 +93,8 @@ export function fileTools(timeline: Timeline, defaultDelayMs = 60) {
     execute: async (a, ctx) => {
       timeline.start(ctx.toolCallId);
       await sleep(a.delayMs ?? defaultDelayMs);
+      const other = holdUntil[ctx.toolCallId];
+      if (other) await timeline.started(other);
       timeline.end(ctx.toolCallId);
       return `contents of ${a.path}`;
     },

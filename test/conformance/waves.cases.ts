@@ -52,7 +52,8 @@ export function waveCases(harness: ConformanceHarness): void {
 
     test('safe calls whose resources overlap do not share a wave', async () => {
       const timeline = new Timeline();
-      const { read: r } = fileTools(timeline, 80);
+      // b ends only once c has started (if they share a wave, however slow the dispatch).
+      const { read: r } = fileTools(timeline, 80, { holdUntil: { b: 'c' } });
       await runSpec(harness, {
         turnId: uniqueTurnId('conflict'),
         input: 'read the same file twice',
