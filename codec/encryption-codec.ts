@@ -61,10 +61,8 @@ export class EncryptionCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = payload.metadata?.encoding;
-      if (!encoding || decoder.decode(encoding) !== encryptedEncoding) return payload;
-      const keyIdBytes = payload.metadata?.[keyIdMetadata];
-      const keyId = keyIdBytes ? decoder.decode(keyIdBytes) : '(none)';
+      const keyId = encryptedKeyId(payload);
+      if (keyId === undefined) return payload;
       const key = this.options.keys.byId.get(keyId);
       if (!key) throw new PayloadKeyMissingError(keyId, 'missing');
       const data = payload.data ?? new Uint8Array();
@@ -88,4 +86,12 @@ export class EncryptionCodec implements PayloadCodec {
       return temporal.api.common.v1.Payload.decode(plain);
     });
   }
+}
+
+/** The key id of an encrypted payload (`(none)` when it names none); undefined for one not encrypted. */
+export function encryptedKeyId(payload: Payload): string | undefined {
+  const encoding = payload.metadata?.encoding;
+  if (!encoding || decoder.decode(encoding) !== encryptedEncoding) return undefined;
+  const keyId = payload.metadata?.[keyIdMetadata];
+  return keyId ? decoder.decode(keyId) : '(none)';
 }

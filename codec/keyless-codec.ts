@@ -1,8 +1,6 @@
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { encryptedEncoding, keyIdMetadata } from './encryption-codec';
+import { encryptedKeyId } from './encryption-codec';
 import { PayloadKeyMissingError } from './payload-key-missing-error';
-
-const decoder = new TextDecoder();
 
 /**
  * The codec of a process without encryption keys: it writes payloads as they are, and refuses an
@@ -18,11 +16,8 @@ export class KeylessCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     for (const payload of payloads) {
-      const encoding = payload.metadata?.encoding;
-      if (encoding && decoder.decode(encoding) === encryptedEncoding) {
-        const keyId = payload.metadata?.[keyIdMetadata];
-        throw new PayloadKeyMissingError(keyId ? decoder.decode(keyId) : '(none)', 'none');
-      }
+      const keyId = encryptedKeyId(payload);
+      if (keyId !== undefined) throw new PayloadKeyMissingError(keyId, 'none');
     }
     return payloads;
   }

@@ -5,7 +5,7 @@ import { commandSetup, withClient } from '../command-setup';
 import { countFlagSchema } from '../duration-flag';
 import { exitCodes } from '../exit-codes';
 import { parseFlags } from '../parse-flags';
-import { formatMs } from '../render/short-text';
+import { formatMs, shortId } from '../render/short-text';
 
 const listFlagsSchema = z.object({
   status: z
@@ -82,15 +82,4 @@ export function registerListCommand({ program }: { program: Command }): void {
         },
       });
     });
-}
-
-/**
- * Ids run to 256 characters: in the table one keeps its start and its end (where ids made of a
- * prefix and a counter differ) within 40, so one long id does not push the other columns away.
- * `--json` and `show` give it whole.
- */
-function shortId(id: string, max = 40): string {
-  if (id.length <= max) return id;
-  const tail = Math.floor((max - 1) / 3);
-  return `${id.slice(0, max - 1 - tail)}…${id.slice(-tail)}`;
 }

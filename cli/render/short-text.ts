@@ -15,6 +15,17 @@ export function clip({ text, max }: { text: string; max: number }): string {
   return line.length <= max ? line : `${line.slice(0, Math.max(0, max - 1))}…`;
 }
 
+/**
+ * An id of up to 256 characters in at most `max`: its start and its end (where ids made of a
+ * prefix and a counter differ), `…` between, so one long id does not push a table's other
+ * columns away. `--json` and `show` give it whole.
+ */
+export function shortId(id: string, max = 40): string {
+  if (id.length <= max) return id;
+  const tail = Math.floor((max - 1) / 3);
+  return `${id.slice(0, max - 1 - tail)}…${id.slice(-tail)}`;
+}
+
 /** `850 ms`, `1.2 s`, `3m 05s`: how long a call or a turn took. */
 export function formatMs({ ms }: { ms: number }): string {
   if (ms < 1_000) return `${Math.round(ms)} ms`;
