@@ -1,4 +1,4 @@
-import type { WorkflowHandle } from '@temporalio/client';
+import { type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { unpackJson } from '../contract/packed-json';
 import type { TurnWorkflowResult } from '../contract/turn-workflow';
@@ -85,12 +85,13 @@ export class TurnHandle {
   }
 
   /**
-   * A query its workers did not answer, with why when its workflow task keeps failing (a payload
-   * encrypted with a key they lack, code that does not replay): the failure's words, not only a
-   * deadline. Any other error as it was.
+   * A query that failed, with why when the turn's workflow task keeps failing (a payload encrypted
+   * with a key its workers lack, code that does not replay): the task failure's words, not only
+   * "not answered in time" or "failed to query" (the server says either, depending on when the
+   * query meets the failing task). Otherwise the error as it was.
    */
   private async whyUnanswered(error: unknown): Promise<unknown> {
-    if (!serverDidNotAnswer(error) && !noWorkerPolled(error)) return error;
+    if (error instanceof WorkflowNotFoundError) return error;
     const failing = await lastWorkflowTaskFailure({
       client: this.workflow.client,
       workflowId: this.workflow.workflowId,
