@@ -343,7 +343,9 @@ describe('reading turns', () => {
       new RegExp(`^${shortened} +completed +- +quick +[\\d-]+ [\\d:]+ +.+ +2 +41$`, 'm'),
     );
     expect(table.stdout).not.toContain(turnId);
-  });
+    // Eight CLI processes one after another (~13 s quiet, over 60 s in a loaded suite run): the
+    // limit guards against a hang, it does not time the CLI.
+  }, 240_000);
 });
 
 describe('errors name the problem and exit non-zero', () => {
