@@ -137,12 +137,8 @@ export function modelRequestActivity({
         workflowId,
         transcripts,
         ...(context ? { inline: context } : {}),
-        query: (known) =>
-          untilCancelled(() =>
-            known
-              ? workflow.query(modelRequestQuery, responseIndex, known)
-              : workflow.query(modelRequestQuery, responseIndex),
-          ),
+        query: (known, page) =>
+          untilCancelled(() => workflow.query(modelRequestQuery, responseIndex, known, page)),
       }),
       readTimeoutMs,
       () =>

@@ -1,5 +1,12 @@
-import { InProcessExecutor, isTranscriptEvent, type JournalEntry, scriptedModel } from 'durable-turns';
-import type { KnownTranscript } from '../contract/turn-workflow';
+import {
+  defineTool,
+  InProcessExecutor,
+  isTranscriptEvent,
+  type JournalEntry,
+  scriptedModel,
+} from 'durable-turns';
+import { z } from 'zod';
+import type { KnownTranscript, TranscriptPage } from '../contract/turn-workflow';
 import { TurnEngine } from '../core';
 import { MemoryJournal } from '../executors/journal/memory-journal';
 import { echoTool as echo } from '../test/support/echo-tool';
@@ -13,8 +20,24 @@ import { packCarried, unpackCarried } from '../workflows/turn/carried-turn';
 import { readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 
+/** The server's limit on one query answer (Temporal's default blob size limit). */
+const serverPayloadLimit = 2 * 1024 * 1024;
+
+/**
+ * A tool whose output is `chars` characters, some of them three bytes in UTF-8 and some escaped
+ * twice in JSON, so a page's size in characters is not its size in bytes.
+ */
+const bulky = (chars: number) =>
+  defineTool({
+    name: 'echo',
+    description: 'Answers with a long text',
+    input: z.object({ n: z.number() }),
+    concurrencySafe: true,
+    execute: ({ n }) => `${n} `.padEnd(chars, 'a"é漢\\n'),
+  });
+
 /** The journal of a turn of six responses with two calls each. */
-async function journalOfTurn(): Promise<JournalEntry[]> {
+async function journalOfTurn({ outputChars }: { outputChars?: number } = {}): Promise<JournalEntry[]> {
   const model = scriptedModel([
     ...Array.from({ length: 6 }, (_, r) => ({
       text: `step ${r}`,
@@ -23,7 +46,8 @@ async function journalOfTurn(): Promise<JournalEntry[]> {
     { text: 'done' },
   ]);
   const journal = new MemoryJournal();
-  await new InProcessExecutor({ tools: [echo], model, journal }).runTurn({ turnId: 't', input: 'go' });
+  const tools = [outputChars === undefined ? echo : bulky(outputChars)];
+  await new InProcessExecutor({ tools, model, journal }).runTurn({ turnId: 't', input: 'go' });
   return journal.entries('t');
 }
 
@@ -40,17 +64,25 @@ class FakeRun {
     readonly engine: TurnEngine,
   ) {}
 
-  query = async (known?: KnownTranscript) => {
+  /** Answers as the server relays them: an answer over its payload limit fails, as there. */
+  query = async (known?: KnownTranscript, page?: TranscriptPage) => {
+    const answer = this.answer(known, page);
+    const json = JSON.stringify(answer);
+    if (Buffer.byteLength(json) > serverPayloadLimit) throw new Error('Blob data size exceeds limit.');
+    return JSON.parse(json) as typeof answer;
+  };
+
+  private answer(known?: KnownTranscript, page?: TranscriptPage) {
     this.queries += 1;
-    const answer = answerModelRequest({
+    return answerModelRequest({
       view: this.engine.view,
       responseIndex: this.engine.view.responseIndex,
       epoch: this.epoch,
       known,
+      page,
       digests: this.digests,
     });
-    return JSON.parse(JSON.stringify(answer)) as typeof answer;
-  };
+  }
 
   /** The context the workflow sends with this request, given what the previous request read. */
   inline(held: HeldCounts, maxChars = 32 * 1024) {
@@ -64,9 +96,9 @@ class FakeRun {
     return { context: context && (JSON.parse(JSON.stringify(context)) as typeof context), reads };
   }
 
-  /** What a read of the whole transcript gives. */
-  full() {
-    return this.query();
+  /** What a read of the whole transcript gives (in one answer, whatever its size). */
+  async full() {
+    return JSON.parse(JSON.stringify(this.answer())) as ReturnType<FakeRun['answer']>;
   }
 }
 
@@ -188,6 +220,53 @@ describe('reading a model request incrementally', () => {
       messageCount: 999,
     } as unknown as KnownTranscript);
     expect(beyond?.messagesFrom).toBe(0);
+  });
+
+  test('a transcript larger than one query may answer is read in pages, and equals a full read', async () => {
+    // Two outputs of 400,000 characters a response: each wave alone is near the limit in bytes.
+    const runs = await requestPoints('run-1', journalOfTurn({ outputChars: 400_000 }));
+    const last = runs.at(-1) as FakeRun;
+    const whole = Buffer.byteLength(JSON.stringify((await last.full())?.messages));
+    expect(whole).toBeGreaterThan(serverPayloadLimit);
+    // A worker that holds nothing of it (a fresh one, or one that let it go) reads it whole.
+    const fresh = new TranscriptCache();
+    last.queries = 0;
+    await expectSameAsFullRead(last, fresh);
+    expect(last.queries).toBeGreaterThan(whole / serverPayloadLimit);
+    expect(fresh.reads).toEqual({ full: 1, incremental: 0, inline: 0 });
+    // A worker that follows the turn reads each wave's outputs, more than a page too.
+    const following = new TranscriptCache();
+    for (const run of runs) await expectSameAsFullRead(run, following);
+    expect(following.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0 });
+  });
+
+  test('pages that are not of one read fail the read, which is tried again', async () => {
+    const runs = await requestPoints('run-1', journalOfTurn({ outputChars: 400_000 }));
+    const [early, late] = [runs[2] as FakeRun, runs[4] as FakeRun];
+    let asked = 0;
+    // The first page from one transcript, the next from another (a reset between two queries).
+    const query = (known?: KnownTranscript, page?: TranscriptPage) =>
+      (asked++ === 0 ? early : late).query(known, page);
+    await expect(
+      readModelRequest({ workflowId: 'wf', transcripts: new TranscriptCache(), query }),
+    ).rejects.toThrow('the transcript changed while it was read in pages');
+  });
+
+  test('a worker running many turns at once keeps each one between its requests', () => {
+    // With a bound of 16 turns, 20 turns taking turns each evicted the next one to ask: every
+    // request then read its whole transcript again.
+    const cache = new TranscriptCache();
+    const held = {
+      epoch: 'e',
+      messages: [],
+      messagesDigest: '',
+      callIds: [],
+      callIdsDigest: '',
+      bytes: 100_000,
+    };
+    const turns = Array.from({ length: 200 }, (_, i) => `turn-${i}`);
+    for (const id of turns) cache.set(id, held);
+    expect(turns.filter((id) => cache.get(id) === undefined)).toEqual([]);
   });
 
   test('the cache is bounded: least recently used turns go first, and idle ones are dropped', () => {

@@ -1,5 +1,5 @@
 import type { InlineRequestContext } from '../contract/activities';
-import type { KnownTranscript, ModelRequestContext } from '../contract/turn-workflow';
+import type { KnownTranscript, ModelRequestContext, TranscriptPage } from '../contract/turn-workflow';
 import type { Message } from '../core';
 import { type HeldTranscript, knownOf, type TranscriptCache } from './transcript-cache';
 
@@ -30,7 +30,7 @@ export async function readModelRequest({
 }: {
   workflowId: string;
   transcripts: TranscriptCache;
-  query: (known?: KnownTranscript) => Promise<ModelRequestContext | null>;
+  query: (known?: KnownTranscript, page?: TranscriptPage) => Promise<ModelRequestContext | null>;
   inline?: InlineRequestContext;
 }): Promise<ModelRequestRead | null> {
   const held = transcripts.get(workflowId);
@@ -40,11 +40,11 @@ export async function readModelRequest({
     transcripts.set(workflowId, sent);
     return { messages: [...sent.messages], callIds: sent.callIds, acceptedCallIds: inline.acceptedCallIds };
   }
-  let answer = await query(held && knownOf(held));
+  let answer = await readPages(query, held && knownOf(held));
   let transcript = answer && extend(held, answer);
   if (answer && !transcript) {
     // The workflow confirmed a prefix other than the one asked about: read the whole transcript.
-    answer = await query();
+    answer = await readPages(query);
     transcript = answer && extend(undefined, answer);
   }
   if (!answer || !transcript) return null;
@@ -57,6 +57,45 @@ export async function readModelRequest({
     callIds: transcript.callIds,
     acceptedCallIds: answer.acceptedCallIds,
   };
+}
+
+/** Characters of the messages' JSON asked for per query: well under the 2 MB payload limit. */
+export const transcriptPageChars = 512 * 1024;
+
+/**
+ * One answer of the workflow, read in as many pages as it takes: a wave of large outputs, or a
+ * whole long transcript, is more than one query may answer. Every page must come from the same
+ * read (the same start and digests); a transcript that changed between pages fails the attempt,
+ * which the engine tries again.
+ */
+async function readPages(
+  query: (known?: KnownTranscript, page?: TranscriptPage) => Promise<ModelRequestContext | null>,
+  known?: KnownTranscript,
+): Promise<ModelRequestContext | null> {
+  const first = await query(known, { offset: 0, maxChars: transcriptPageChars });
+  if (!first?.messagesPage) return first;
+  const { length } = first.messagesPage;
+  const texts = [first.messagesPage.text];
+  let read = first.messagesPage.text.length;
+  while (read < length) {
+    const next = await query(known, { offset: read, maxChars: transcriptPageChars });
+    const page = next?.messagesPage;
+    const same =
+      page !== undefined &&
+      page.offset === read &&
+      page.length === length &&
+      page.text.length > 0 &&
+      next?.messagesFrom === first.messagesFrom &&
+      next.messagesDigest === first.messagesDigest;
+    if (!same) throw new Error('the transcript changed while it was read in pages');
+    texts.push(page.text);
+    read += page.text.length;
+  }
+  const { messagesPage: _page, ...rest } = first;
+  // Our own workflow's JSON of its messages; every page came from the same transcript (same start,
+  // same chained digest of all its messages).
+  const messages = JSON.parse(texts.join('')) as Message[];
+  return { ...rest, messages };
 }
 
 /** The held transcript extended by a context sent with the request, if it extends what is held. */

@@ -46,8 +46,11 @@ export class TranscriptCache {
   readonly reads = { incremental: 0, full: 0, inline: 0 };
 
   constructor({
-    maxTurns = 16,
-    maxBytes = 64 * 1024 * 1024,
+    // Bounded by size, not by a small count: with more turns running than it holds, least recently
+    // used first evicts each turn just before its next request, so every request read the whole
+    // transcript (20 turns on one worker under a bound of 16 made two reads in three full ones).
+    maxTurns = 1_000,
+    maxBytes = 256 * 1024 * 1024,
     idleMs = 10 * 60_000,
     now = Date.now,
   }: TranscriptCacheOptions = {}) {

@@ -81,6 +81,17 @@ export const knownTranscriptSchema = z.object({
 export type KnownTranscript = z.infer<typeof knownTranscriptSchema>;
 
 /**
+ * An asker's request to get a large answer in pages: the messages' JSON from character `offset`,
+ * at most `maxChars` of it. A query answer must stay under the server's payload limit (2 MB by
+ * default), and one wave's outputs alone can be larger than that.
+ */
+export const transcriptPageSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  maxChars: z.number().int().positive(),
+});
+export type TranscriptPage = z.infer<typeof transcriptPageSchema>;
+
+/**
  * What the model activity reads from its workflow instead of carrying the transcript as input.
  * `messages` and `callIds` are the tails from `messagesFrom` and `callIdsFrom` on: both 0 (the
  * whole transcript) unless the asker's known prefix was confirmed.
@@ -99,6 +110,13 @@ export interface ModelRequestContext {
   callIdsDigest: string;
   /** Calls of this response the workflow already accepted from an earlier attempt's stream. */
   acceptedCallIds: string[];
+  /**
+   * Present when the asker asked for pages and the messages' JSON is larger than a page: then
+   * `messages` is empty and this is `text.length` characters of that JSON from `offset` on, of
+   * `length` in all. Every page of one read carries the same digests; only the first carries
+   * `callIds`.
+   */
+  messagesPage?: { offset: number; text: string; length: number };
 }
 
 /** A tool call complete in a model stream, reported by the model activity while it streams. */
@@ -115,9 +133,10 @@ export interface StreamedCalls {
 
 export const stateQuery = defineQuery<TurnStateView>('state');
 /** The model request's context: the transcript (or what is new since `known`) and the call ids used so far. */
-export const modelRequestQuery = defineQuery<ModelRequestContext | null, [number, KnownTranscript?]>(
-  'modelRequest',
-);
+export const modelRequestQuery = defineQuery<
+  ModelRequestContext | null,
+  [number, KnownTranscript?, TranscriptPage?]
+>('modelRequest');
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
 /** Internal: the model activity hands over finished tool calls (the handler only enqueues). */
 export const acceptCallsUpdate = defineUpdate<{ accepted: boolean }, [StreamedCalls]>('acceptCalls');

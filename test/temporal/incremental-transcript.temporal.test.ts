@@ -1,5 +1,6 @@
-import { type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
+import { defineTool, type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
 import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
+import { z } from 'zod';
 import { modelRequestQuery } from '../../contract/turn-workflow';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool as echo } from '../support/echo-tool';
@@ -104,5 +105,66 @@ describe('model requests get their transcript without a read per request', () =>
     expect(all('incremental')).toBe(0);
     expect(all('inline')).toBeGreaterThanOrEqual(responses);
     expect(all('full') + all('inline')).toBeGreaterThanOrEqual(responses + 1);
+  }, 180_000);
+
+  test("a transcript past the server's 2 MB limit on a query answer is read in pages, by a worker that holds none of it", async () => {
+    const taskQueue = kit.taskQueue('paged-transcript');
+    // Outputs at the default cap (256 KiB each), four a response: the transcript passes the limit
+    // at the third request.
+    const bulky = defineTool({
+      name: 'bulky',
+      description: 'Answers with a long text',
+      input: z.object({ n: z.number() }),
+      concurrencySafe: true,
+      execute: ({ n }) => `${n} `.padEnd(300_000, 'é漢"x'),
+    });
+    const responses = 3;
+    const scripted = scriptedModel([
+      ...Array.from({ length: responses }, (_, r) => ({
+        text: `step ${r}`,
+        toolCalls: [0, 1, 2, 3].map((i) => ({ id: `c${r}_${i}`, name: 'bulky', args: { n: r * 4 + i } })),
+      })),
+      { text: 'all read' },
+    ]);
+    const seen: number[] = [];
+    const model: TurnModel = {
+      name: 'scripted',
+      async *stream(request: ModelRequest) {
+        seen.push(Buffer.byteLength(JSON.stringify(request.messages)));
+        yield* scripted.stream(request);
+      },
+    };
+    // Holds no turn: every request reads its whole transcript, as a fresh worker's first would.
+    const transcripts = new TranscriptCache({ maxTurns: 0 });
+    const worker = await createTurnWorker({
+      connection: kit.native,
+      namespace: kit.namespace,
+      taskQueue,
+      tools: [bulky],
+      models: [model],
+      transcripts,
+      fleetHealth: false,
+    });
+    const client = kit.client(taskQueue);
+    const { result, watched } = await worker.runUntil(async () => {
+      const turn = await client.start({
+        turnId: uniqueTurnId('paged'),
+        input: 'read it all',
+        model: 'scripted',
+        dispatch: { maxConcurrency: 4 },
+      });
+      const [result, watched] = await Promise.all([turn.result(), collect(turn.watch({ live: false }))]);
+      return { result, watched };
+    });
+    // A watcher reads the same outputs from the workflow's journal, more than a query may answer.
+    const completed = watched.filter((e) => e.kind === 'entry' && e.entry.type === 'tool.completed');
+    expect(completed).toHaveLength(responses * 4);
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('all read');
+    // The first request's small context came with it; every later one was read whole.
+    expect(transcripts.reads).toEqual({ full: responses, incremental: 0, inline: 1 });
+    // The last request read every output whole: more than the limit in bytes.
+    expect(seen).toHaveLength(responses + 1);
+    expect(seen.at(-1)).toBeGreaterThan(2 * 1024 * 1024);
   }, 180_000);
 });

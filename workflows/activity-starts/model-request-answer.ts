@@ -3,6 +3,7 @@ import {
   type KnownTranscript,
   knownTranscriptSchema,
   type ModelRequestContext,
+  transcriptPageSchema,
 } from '../../contract/turn-workflow';
 import { type Message, stableHash, type TurnState } from '../../core';
 import { PrefixDigests } from './prefix-digests';
@@ -11,7 +12,15 @@ import { PrefixDigests } from './prefix-digests';
 export interface TranscriptDigests {
   messages: PrefixDigests<Message>;
   callIds: PrefixDigests<string>;
+  /** The JSON of the tail last read in pages, so each page of one read does not write it again. */
+  pagedTail?: { from: number; count: number; last: Message | undefined; text: string };
 }
+
+/**
+ * The most characters of JSON a page may carry, whatever the asker asks: three UTF-8 bytes each at
+ * worst, and its quotes escaped again in the answer, it stays under the 2 MB payload limit.
+ */
+export const maxPageChars = 600_000;
 
 export function transcriptDigests(): TranscriptDigests {
   return { messages: new PrefixDigests(messageDigest), callIds: new PrefixDigests((id: string) => id) };
@@ -25,12 +34,17 @@ export function transcriptDigests(): TranscriptDigests {
  * whole transcript. That holds across continue-as-new too: the next run rebuilds the same messages.
  * Anything else (another turn, a changed message anywhere, as after a reset; a malformed `known`)
  * gets the whole transcript.
+ *
+ * An asker that sends `page` gets messages whose JSON is longer than a page in pages (see
+ * `ModelRequestContext.messagesPage`); one that does not (a worker from before pages) gets them
+ * whole, as it always did.
  */
 export function answerModelRequest({
   view,
   responseIndex,
   epoch,
   known,
+  page,
   digests,
 }: {
   view: Readonly<TurnState>;
@@ -39,6 +53,8 @@ export function answerModelRequest({
   epoch: string;
   /** What the asker holds; not trusted (it crosses a boundary). */
   known: unknown;
+  /** Which page the asker wants, if it reads in pages; not trusted either. */
+  page?: unknown;
   digests: TranscriptDigests;
 }): ModelRequestContext | null {
   if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
@@ -50,7 +66,7 @@ export function answerModelRequest({
       : undefined;
   const messagesFrom = prefix?.messageCount ?? 0;
   const callIdsFrom = prefix?.callIdCount ?? 0;
-  return {
+  const answer: ModelRequestContext = {
     responseIndex,
     epoch,
     messagesFrom,
@@ -61,6 +77,30 @@ export function answerModelRequest({
     callIdsDigest: digests.callIds.at(callIds, callIds.length),
     acceptedCallIds: accepted,
   };
+  const asked = transcriptPageSchema.safeParse(page);
+  if (!asked.success) return answer;
+  const text = tailText(digests, messages, messagesFrom);
+  const maxChars = Math.min(asked.data.maxChars, maxPageChars);
+  if (text.length <= maxChars && asked.data.offset === 0) return answer;
+  const offset = Math.min(asked.data.offset, text.length);
+  // The last page served: the text is not held for a read that has what it needs.
+  if (offset + maxChars >= text.length) digests.pagedTail = undefined;
+  return {
+    ...answer,
+    messages: [],
+    ...(offset > 0 ? { callIds: [] } : {}),
+    messagesPage: { offset, text: text.slice(offset, offset + maxChars), length: text.length },
+  };
+}
+
+/** The JSON of `messages` from `from` on, written once for all the pages of one read. */
+function tailText(digests: TranscriptDigests, messages: readonly Message[], from: number): string {
+  const held = digests.pagedTail;
+  const last = messages[messages.length - 1];
+  if (held && held.from === from && held.count === messages.length && held.last === last) return held.text;
+  const text = JSON.stringify(messages.slice(from));
+  digests.pagedTail = { from, count: messages.length, last, text };
+  return text;
 }
 
 /** Where a held context ends: how many messages and call ids it has. */

@@ -12,6 +12,7 @@ import { turnStateView } from '../../core';
 import { formatIssues } from '../../core/schema/format-issues';
 import { answerModelRequest, type TranscriptDigests } from '../activity-starts/model-request-answer';
 import type { HostEventSink } from './host-event-queue';
+import { progressPage } from './progress-page';
 import type { TurnRecord } from './turn-record';
 
 /**
@@ -35,18 +36,19 @@ export function installTurnHandlers({
   setHandler(progressQuery, (after) => {
     const first = turn.progress[0]?.seq ?? turn.progressSeq() + 1;
     return {
-      entries: turn.progress.filter((p) => p.seq > after).slice(0, 500),
+      entries: progressPage(turn.progress, after),
       lastSeq: turn.progressSeq(),
       finished: engine.finished,
       gap: after + 1 < first,
     };
   });
-  setHandler(modelRequestQuery, (responseIndex, known) =>
+  setHandler(modelRequestQuery, (responseIndex, known, page) =>
     answerModelRequest({
       view: engine.view,
       responseIndex,
       epoch: workflowInfo().firstExecutionRunId,
       known,
+      page,
       digests,
     }),
   );
