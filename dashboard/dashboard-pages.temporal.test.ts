@@ -216,6 +216,10 @@ describe('the turn page', () => {
       ).document.querySelector('[data-response="0"][data-streaming="true"] .response-text')?.textContent;
       return text?.startsWith('one ') && !text.includes('fifteen');
     });
+    // Its bar runs while it streams.
+    expect(await page.locator('[data-response-track="0"]').getAttribute('aria-label')).toMatch(
+      /^response 1: streaming for /,
+    );
     openGate(turnId, 'stream-rest');
     await page
       .locator('[data-response="0"][data-streaming="false"] .response-text')
@@ -283,6 +287,20 @@ describe('actions from the page', () => {
           ).length,
       );
     expect(outside).toBe(0);
+    // Each model response has its bar on the same scale: the first ends before the approved call
+    // starts, the second starts when that call has ended.
+    const edges = async (selector: string) =>
+      page.locator(`${selector} .segment`).evaluate((segment: Box) => segment.getBoundingClientRect());
+    const [first, deploy, second] = [
+      await edges('[data-response-track="0"]'),
+      await edges('[data-call-id="deploy_prod"] .track'),
+      await edges('[data-response-track="1"]'),
+    ];
+    expect(first.right).toBeLessThanOrEqual(deploy.left + 1);
+    expect(second.left).toBeGreaterThanOrEqual(deploy.right - 1);
+    expect(await page.locator('[data-response-track="1"]').getAttribute('aria-label')).toMatch(
+      /^response 2: took [\d.]+ (ms|s)$/,
+    );
     expect(await page.locator('.time-axis span').allTextContents()).toEqual([
       '0',
       expect.stringMatching(/ms|s/),

@@ -53,6 +53,9 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       return state;
     case 'model.responded':
       return applyResponse(state, entry);
+    case 'model.response_ended':
+      // For timelines only: the turn goes on the same with or without it.
+      return state;
     case 'model.call_accepted':
       return applyAccepted(state, entry);
     case 'tool.attempt_started': {

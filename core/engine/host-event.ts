@@ -39,7 +39,7 @@ export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number)
     case 'call-streamed':
       return engine.onCallStreamed(event);
     case 'model-responded':
-      return engine.onModelResponded(event.response);
+      return engine.onModelResponded(event.response, now);
     case 'model-failed':
       return engine.onModelFailed({
         responseIndex: event.responseIndex,

@@ -46,9 +46,15 @@ export function streamStarts(
  * The response is complete (or as complete as it will get: a broken stream gives a partial one).
  * Calls accepted while it streamed stand as they were; the response adds only calls after them.
  */
-export function onModelResponded(state: TurnState, response: ModelResponse): JournalEntry[] {
+export function onModelResponded(state: TurnState, response: ModelResponse, now?: number): JournalEntry[] {
   if (state.finished || !state.modelInFlight || response.responseIndex !== state.responseIndex) return [];
-  return transition(state, { type: 'model.responded', ...withAcceptedCalls(state, response) });
+  const entries: JournalEntry[] = [];
+  // Its time first: what the response sets off (outputs, the end of the turn) comes after it.
+  if (now !== undefined)
+    commit(state, { type: 'model.response_ended', responseIndex: response.responseIndex, at: now }, entries);
+  commit(state, { type: 'model.responded', ...withAcceptedCalls(state, response) }, entries);
+  settle(state, entries);
+  return entries;
 }
 
 /**
@@ -78,6 +84,7 @@ export function onModelFailed(
     return onModelResponded(
       state,
       partialResponse(state, error.lost ? hostLostMidStream : `the response stream broke: ${error.message}`),
+      now,
     );
   }
   const policy = state.config.modelRetry;

@@ -222,8 +222,8 @@ export class TurnEngine {
    * The response is complete (or as complete as it will get: a broken stream gives a partial one).
    * Calls accepted while it streamed stand as they were; the response adds only calls after them.
    */
-  onModelResponded(response: ModelResponse): JournalEntry[] {
-    return onModelResponded(this.state, response);
+  onModelResponded(response: ModelResponse, now?: number): JournalEntry[] {
+    return onModelResponded(this.state, response, now);
   }
 
   /**

@@ -118,6 +118,16 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     at: z.number(),
     retryAt: z.number().optional(),
   }),
+  /**
+   * When the host had a response whole (recorded just before it, with the same index): with the
+   * time its request was made (the last time recorded before `model.requested`), it places the
+   * response on a timeline. Absent in journals written before it existed.
+   */
+  z.object({
+    type: z.literal('model.response_ended'),
+    responseIndex: z.number().int().nonnegative(),
+    at: z.number(),
+  }),
   /** A call began waiting for a person's decision (its approval timeout counts from here). */
   z.object({ type: z.literal('tool.approval_requested'), toolCallId: z.string(), at: z.number() }),
   z.object({

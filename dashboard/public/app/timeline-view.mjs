@@ -1,5 +1,6 @@
-// The timeline drawn: per model response its text, then its calls in waves, each call a bar from
-// its first start to its last end, each attempt a segment coloured by how it came out.
+// The timeline drawn: per model response a bar for its request and its text, then its calls in
+// waves, each call a bar from its first start to its last end, each attempt a segment coloured by
+// how it came out.
 import { html } from '/vendor/preact-htm.js';
 import { duration, fileLabel, shortJson } from './format.mjs';
 import { callOutcome, wavesOf } from './turn-timeline.mjs';
@@ -28,6 +29,25 @@ function Attempt({ attempt, span, now }) {
     title=${label}
     aria-label=${label}
   ></span>`;
+}
+
+/**
+ * A response's own bar: from its request (the last time recorded before it) to when its host had
+ * it whole, retries included. None for one recorded by a host that did not say when it ended.
+ */
+function ResponseTrack({ response: r, span, now }) {
+  const open = !r.recorded;
+  if (r.requestedAfter === undefined || (!open && r.endedAt === undefined)) return null;
+  const attempt = {
+    attempt: r.failures.length + 1,
+    startedAt: r.requestedAfter,
+    finishedAt: open ? undefined : r.endedAt,
+    outcome: open ? 'running' : 'ok',
+  };
+  const label = `response ${r.index + 1}: ${open ? 'streaming for' : 'took'} ${duration((attempt.finishedAt ?? now) - attempt.startedAt)}`;
+  return html`<div class="track model-track" role="img" aria-label=${label} title=${label} data-response-track=${r.index}>
+    <${Attempt} attempt=${attempt} span=${span} now=${now} />
+  </div>`;
 }
 
 function Output({ output }) {
@@ -87,6 +107,7 @@ export function TimelineView({ timeline, now, actions }) {
         r,
       ) => html`<li class="response" data-response=${r.index} data-streaming=${r.streaming && !r.recorded ? 'true' : 'false'}>
         <h3>Model response ${r.index + 1}${r.streaming && !r.recorded ? ' (streaming)' : ''}</h3>
+        <${ResponseTrack} response=${r} span=${span} now=${now} />
         ${r.failures.map((f) => html`<p class="problem">attempt failed: ${f}</p>`)}
         <p class="response-text" aria-live=${r.recorded ? 'off' : 'polite'}>${r.text || (r.recorded ? '(no text)' : '…')}</p>
         ${wavesOf(timeline, r.index).map(

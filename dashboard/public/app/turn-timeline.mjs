@@ -83,6 +83,9 @@ export function withEntry(old, entry, waves) {
         addCall(timeline, { responseIndex: entry.responseIndex, prepared, waves });
       break;
     }
+    case 'model.response_ended':
+      response(timeline, entry.responseIndex).endedAt = entry.at;
+      break;
     case 'model.attempt_failed':
       response(timeline, entry.responseIndex).failures.push(entry.error);
       break;
