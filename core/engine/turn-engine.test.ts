@@ -487,6 +487,31 @@ describe('TurnEngine transitions', () => {
   });
 });
 
+describe('TurnEngine timing of responses', () => {
+  it('records when a response ended, given the time, just before the response; the turn goes on the same without it', () => {
+    const timed = start();
+    timed.engine.next(1);
+    const collector = new ResponseCollector();
+    collector.add({ type: 'text-delta', delta: 'done' });
+    collector.add({ type: 'finish', finishReason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } });
+    const response = buildModelResponse({
+      collected: collector.result(),
+      registry,
+      responseIndex: 0,
+      priorCallIds: new Set<string>(),
+    });
+    const entries = timed.engine.onModelResponded(response, 42);
+    expect(entries.slice(0, 2)).toEqual([
+      { type: 'model.response_ended', responseIndex: 0, at: 42 },
+      expect.objectContaining({ type: 'model.responded', responseIndex: 0 }),
+    ]);
+    const untimed = start();
+    untimed.engine.next(1);
+    expect(untimed.engine.onModelResponded(response)).toEqual(entries.slice(1));
+    expect(untimed.engine.outcome()).toEqual(timed.engine.outcome());
+  });
+});
+
 describe('TurnEngine replay', () => {
   /** One turn as a list of inputs: a wave, a barrier, a retry with backoff, a second response, the end. */
   const inputs: ((engine: TurnEngine) => JournalEntry[])[] = [
