@@ -1,15 +1,17 @@
 import { type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { unpackJson } from '../contract/packed-json';
-import type { TurnWorkflowResult } from '../contract/turn-workflow';
 import {
   approvalSchema,
   approveUpdate,
   type ProgressEntry,
+  packedResultQuery,
   progressQuery,
   stateQuery,
+  type TurnWorkflowResult,
 } from '../contract/turn-workflow';
 import {
+  DurableTurnsError,
   LiveTextAssembler,
   messagesFromEvents,
   outputsFromEvents,
@@ -64,7 +66,54 @@ export class TurnHandle {
 
   /** The turn's result once it ends. A cancelled turn resolves too, with status `cancelled`. */
   async result(): Promise<TurnResult> {
-    return unpackResult((await this.workflow.result()) as TurnWorkflowResult);
+    const result = (await this.workflow.result()) as TurnWorkflowResult;
+    if (result.packedLength === undefined) return unpackResult(result);
+    return unpackResult({ ...result, packed: await this.packedResult(result) });
+  }
+
+  /**
+   * A transcript too long for the workflow's result (see `resultInlineMaxChars`), read from the
+   * closed workflow in pages: a worker of its task queue answers, replaying its history.
+   */
+  private async packedResult({ status, packedLength }: TurnWorkflowResult): Promise<string> {
+    const length = packedLength ?? 0;
+    const pages: string[] = [];
+    let read = 0;
+    while (read < length) {
+      let page: string;
+      try {
+        page = await this.pageOfResult(read);
+      } catch (error) {
+        throw new DurableTurnsError(
+          `turn ${this.turnId} ended ${status}, and its transcript (${length} characters packed) is more than a workflow result carries, so it is read from the workflow by query, which a worker of its task queue answers: ${error instanceof Error ? error.message : String(error)}`,
+          { code: 'result-unreadable', cause: error },
+        );
+      }
+      if (page.length === 0) break;
+      pages.push(page);
+      read += page.length;
+    }
+    if (read !== length)
+      throw new DurableTurnsError(
+        `turn ${this.turnId}'s transcript read back as ${read} characters of the ${length} its result names`,
+        { code: 'result-unreadable' },
+      );
+    return pages.join('');
+  }
+
+  /**
+   * One page, asked up to five times a second apart: the worker replays a closed turn's history
+   * to answer, and a busy one (or a server under load) may not answer the first time.
+   */
+  private async pageOfResult(offset: number): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.workflow.query(packedResultQuery, offset);
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError || attempt >= 5) throw error;
+        await pause({ ms: 1_000, signal: undefined });
+      }
+    }
   }
 
   /** Asks the turn to stop: open calls get interrupted outputs and the turn ends `cancelled`. */
@@ -221,7 +270,7 @@ function pause({ ms, signal }: { ms: number; signal: AbortSignal | undefined }):
 
 /** The workflow's compact result as callers want it: outputs are rebuilt from the events (each once). */
 export function unpackResult(result: TurnWorkflowResult): TurnResult {
-  const { packed, ...summary } = result;
+  const { packed, packedLength: _length, ...summary } = result;
   const { events, notices } = unpackJson<{ events: TurnResult['events']; notices: Record<string, string> }>(
     packed,
   );

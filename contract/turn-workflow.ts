@@ -155,9 +155,24 @@ export interface TurnWorkflowResult {
   usage: TurnResult['usage'];
   modelResponses: number;
   toolCalls: number;
-  /** `packJson({ events, notices })`: the transcript is rebuilt from the events (see `unpackResult`). */
+  /**
+   * `packJson({ events, notices })`: the transcript is rebuilt from the events (see `unpackResult`).
+   * Empty when it is longer than `resultInlineMaxChars`: then `packedLength` says how long, and
+   * `packedResultQuery` gives it in pages.
+   */
   packed: string;
+  packedLength?: number;
 }
+
+/**
+ * The most characters of packed transcript a workflow's result carries itself: a result is one
+ * payload, and the server refuses one over 2 MB — it terminated such a turn at its end, its
+ * work done and nothing returned. Packed JSON is base64: a character is a byte, and JSON adds no
+ * escapes to it.
+ */
+export const resultInlineMaxChars = 1_500_000;
+/** A longer packed transcript, from `offset`, in pages of `resultInlineMaxChars` characters. */
+export const packedResultQuery = defineQuery<string, [number]>('packedResult');
 
 /** One journal entry as watchers see it, numbered across the turn's runs (defined in core/). */
 export type { ProgressEntry } from '../core';

@@ -1,6 +1,16 @@
+import { createHash } from 'node:crypto';
 import { defineTool, type ModelRequest, scriptedModel, type TurnModel } from 'durable-turns';
 import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
 import { z } from 'zod';
+import { resultInlineMaxChars, type TurnWorkflowResult } from '../../contract/turn-workflow';
+
+/** Text of `chars` characters that compresses little (base64 of hashes), different for each `n`. */
+function noise(n: number, chars: number): string {
+  let text = '';
+  for (let i = 0; text.length < chars; i++) text += createHash('sha256').update(`${n}:${i}`).digest('base64');
+  return text.slice(0, chars);
+}
+
 import { modelRequestQuery } from '../../contract/turn-workflow';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool as echo } from '../support/echo-tool';
@@ -107,16 +117,17 @@ describe('model requests get their transcript without a read per request', () =>
     expect(all('full') + all('inline')).toBeGreaterThanOrEqual(responses + 1);
   }, 180_000);
 
-  test("a transcript past the server's 2 MB limit on a query answer is read in pages, by a worker that holds none of it", async () => {
+  test("a turn past the server's 2 MB payload limit: a worker that holds none of its transcript reads it in pages, a watcher reads its journal in pages, and its result comes in pages too (the server terminated such a turn at its end)", async () => {
     const taskQueue = kit.taskQueue('paged-transcript');
-    // Outputs at the default cap (256 KiB each), four a response: the transcript passes the limit
-    // at the third request.
+    // Outputs at the default cap (256 KiB each), four a response, of text that compresses little:
+    // the transcript passes the limit at the third request, and the whole turn packed is more than
+    // a workflow's result may carry.
     const bulky = defineTool({
       name: 'bulky',
       description: 'Answers with a long text',
       input: z.object({ n: z.number() }),
       concurrencySafe: true,
-      execute: ({ n }) => `${n} `.padEnd(300_000, 'é漢"x'),
+      execute: ({ n }) => `é漢"${noise(n, 300_000)}`,
     });
     const responses = 3;
     const scripted = scriptedModel([
@@ -159,12 +170,65 @@ describe('model requests get their transcript without a read per request', () =>
     // A watcher reads the same outputs from the workflow's journal, more than a query may answer.
     const completed = watched.filter((e) => e.kind === 'entry' && e.entry.type === 'tool.completed');
     expect(completed).toHaveLength(responses * 4);
+    // Completed, not terminated by the server for a result over its payload limit: the result
+    // names the packed transcript's length, and the client reads it by query.
     expect(result.status).toBe('completed');
     expect(result.text).toBe('all read');
+    expect(result.outputs.map((o) => String(o.content).slice(0, 1_000))).toEqual(
+      Array.from({ length: responses * 4 }, (_, n) => `é漢"${noise(n, 300_000)}`.slice(0, 1_000)),
+    );
+    const completedRun = (await client.client.workflow
+      .getHandle(result.turnId)
+      .result()) as TurnWorkflowResult;
+    expect(completedRun.packed).toBe('');
+    expect(completedRun.packedLength).toBeGreaterThan(resultInlineMaxChars);
     // The first request's small context came with it; every later one was read whole.
     expect(transcripts.reads).toEqual({ full: responses, incremental: 0, inline: 1 });
     // The last request read every output whole: more than the limit in bytes.
     expect(seen).toHaveLength(responses + 1);
     expect(seen.at(-1)).toBeGreaterThan(2 * 1024 * 1024);
+  }, 180_000);
+});
+
+describe('a turn too large to carry into a new run', () => {
+  test('continues as new while its transcript fits the input, then goes on in its run and completes (the server terminated it)', async () => {
+    const taskQueue = kit.taskQueue('carry-too-large');
+    const bulky = defineTool({
+      name: 'bulky',
+      description: 'Answers with a long text',
+      input: z.object({ n: z.number() }),
+      concurrencySafe: true,
+      execute: ({ n }) => noise(n, 300_000),
+    });
+    // Four outputs at the 256 KiB cap a response, of text that compresses little: about 1.4 MB
+    // packed a response, so the first continue-as-new fits and the next one does not.
+    const responses = 4;
+    const scripted = scriptedModel([
+      ...Array.from({ length: responses }, (_, r) => ({
+        text: `step ${r}`,
+        toolCalls: [0, 1, 2, 3].map((i) => ({ id: `c${r}_${i}`, name: 'bulky', args: { n: r * 4 + i } })),
+      })),
+      { text: 'all kept' },
+    ]);
+    const worker = await kit.worker({ taskQueue, tools: [bulky], model: scripted });
+    const client = kit.client(taskQueue);
+    const turnId = uniqueTurnId('carry');
+    const result = await worker.runUntil(async () => {
+      const turn = await client.start({
+        turnId,
+        input: 'keep it all',
+        model: 'scripted',
+        dispatch: { maxConcurrency: 4 },
+        continueAsNewAfterEvents: 20,
+      });
+      return turn.result();
+    });
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('all kept');
+    expect(result.outputs.map((o) => String(o.content).slice(0, 100))).toEqual(
+      Array.from({ length: responses * 4 }, (_, n) => noise(n, 100)),
+    );
+    const runs = await collect(client.client.workflow.list({ query: `WorkflowId = '${turnId}'` }));
+    expect(runs.map((r) => r.status.name).sort()).toEqual(['COMPLETED', 'CONTINUED_AS_NEW']);
   }, 180_000);
 });

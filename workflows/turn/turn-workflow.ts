@@ -5,13 +5,20 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  log,
+  patched,
+  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import { packJson } from '../../contract/packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../../contract/search-attributes';
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../../contract/turn-workflow';
-import { turnWorkflowInputSchema } from '../../contract/turn-workflow';
+import {
+  packedResultQuery,
+  resultInlineMaxChars,
+  turnWorkflowInputSchema,
+} from '../../contract/turn-workflow';
 import { awaitingBackground, feedHostEvent, type TurnOperation } from '../../core';
 import { ModelActivity } from '../activity-starts/model-request';
 import { transcriptDigests } from '../activity-starts/model-request-answer';
@@ -93,6 +100,8 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     for (const event of events)
       if (event.kind !== 'call-streamed') turn.record(feedHostEvent(engine, event, Date.now()));
   };
+  /** Set once this run's turn no longer fits a continue-as-new input: it goes on in this run. */
+  const carry: CarryCheck = {};
   let waitingForApproval = false;
   const setWaiting = (waiting: boolean) => {
     if (waiting === waitingForApproval) return;
@@ -103,7 +112,12 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   /** The loop's step up to the engine's next operation: what happened fed, then the engine asked. */
   const nextOperation = (): TurnOperation | typeof continuing => {
     feed({ launch: true });
-    if (!engine.finished && !tools.absorbing && continueAsNewDue(input, tools.runningInBackground))
+    if (
+      !engine.finished &&
+      !tools.absorbing &&
+      !carry.tooLarge &&
+      continueAsNewDue(input, tools.runningInBackground)
+    )
       return continuing;
     const step = engine.next(Date.now());
     turn.record(step.entries);
@@ -155,7 +169,14 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       if (op === continuing) {
         show('continuing as new once nothing runs');
         listed.beforeWait(engine.view);
-        await continueAsNewWhenDrained({ input, turn, tools, queue, feed: () => feed({ launch: true }) });
+        await continueAsNewWhenDrained({
+          input,
+          turn,
+          tools,
+          queue,
+          carry,
+          feed: () => feed({ launch: true }),
+        });
         continue;
       }
       if (op.kind === 'finished') break;
@@ -271,12 +292,14 @@ async function continueAsNewWhenDrained({
   turn,
   tools,
   queue,
+  carry,
   feed,
 }: {
   input: TurnWorkflowInput;
   turn: TurnRecord;
   tools: ToolActivities;
   queue: HostEventQueue;
+  carry: CarryCheck;
   feed: () => void;
 }): Promise<void> {
   if (tools.running > 0) {
@@ -289,13 +312,29 @@ async function continueAsNewWhenDrained({
     { snapshot: turn.engine.snapshot(), events: turn.events, progressSeq: turn.progressSeq() },
     turn.carriedChunks,
   );
-  await continueAsNew<typeof turnWorkflow>({
-    ...input,
-    run: input.run + 1,
-    carried: next.head,
-    carriedChunks: next.chunks,
-  });
+  const nextInput = { ...input, run: input.run + 1, carried: next.head, carriedChunks: next.chunks };
+  const chars = JSON.stringify(nextInput).length;
+  // The server refuses a continue-as-new input over 2 MB and terminates the turn, its work lost. A
+  // turn that no longer fits goes on in this run instead, whose history may grow to 50 MB (a patch:
+  // runs recorded before this check continued as new with inputs up to the limit).
+  if (chars > carryMaxChars && patched(carryCheckPatch)) {
+    carry.tooLarge = chars;
+    log.warn(
+      `turn ${input.turnId}: its transcript (${chars} characters packed) no longer fits a continue-as-new input; it goes on in this run`,
+    );
+    return;
+  }
+  await continueAsNew<typeof turnWorkflow>(nextInput);
 }
+
+/** What `continueAsNewWhenDrained` found: the packed turn too large to carry, in characters. */
+interface CarryCheck {
+  tooLarge?: number;
+}
+
+/** The most characters a continue-as-new input may have (the server's limit is 2 MiB a payload). */
+const carryMaxChars = 1_900_000;
+const carryCheckPatch = 'durable-turns-carry-fits';
 
 function finish(turn: TurnRecord, listed: SearchAttributeUpdatePair[]): TurnWorkflowResult {
   const outcome = turn.engine.outcome();
@@ -309,7 +348,12 @@ function finish(turn: TurnRecord, listed: SearchAttributeUpdatePair[]): TurnWork
   // Each output once: the transcript is rebuilt from the events (plus the engine's notices).
   const notices: Record<string, string> = {};
   for (const output of outcome.outputs) if (output.notice) notices[output.toolCallId] = output.notice;
-  return { ...summary, packed: packJson({ events: turn.events, notices }) };
+  const packed = packJson({ events: turn.events, notices });
+  if (packed.length <= resultInlineMaxChars) return { ...summary, packed };
+  // Too long for the result's one payload: readers page through it by query, which a worker
+  // answers for a closed workflow too (it replays the history to here).
+  setHandler(packedResultQuery, (offset) => packed.slice(offset, offset + resultInlineMaxChars));
+  return { ...summary, packed: '', packedLength: packed.length };
 }
 
 /**
