@@ -1,7 +1,8 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BuiltTurnWorkflowBundle, buildTurnWorkflowBundle } from './build-turn-workflow-bundle';
+import { suiteWorkflowBundleAt } from '../test/support/suite-workflow-bundle';
+import type { BuiltTurnWorkflowBundle } from './build-turn-workflow-bundle';
 import { chooseTurnWorkflowBundle } from './choose-turn-workflow-bundle';
 import { loadTurnWorkflowBundle } from './load-turn-workflow-bundle';
 import {
@@ -16,7 +17,9 @@ const own = workflowInterceptorModuleIds();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'turn-bundle-load-'));
 let built: BuiltTurnWorkflowBundle;
 beforeAll(async () => {
-  built = await buildTurnWorkflowBundle({ outFile: path.join(dir, 'good.js') });
+  // The suite's bundle written here with its manifest, as the builder writes one (built now when
+  // this file runs alone): bundling again costs ~5 s of CPU.
+  built = await suiteWorkflowBundleAt(path.join(dir, 'good.js'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
