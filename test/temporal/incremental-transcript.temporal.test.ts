@@ -4,6 +4,16 @@ import { createTurnWorker, TranscriptCache } from 'durable-turns/worker';
 import { z } from 'zod';
 import { resultInlineMaxChars, type TurnWorkflowResult } from '../../contract/turn-workflow';
 
+/** A concurrency-safe tool `bulky` that answers call `n` with `text(n)` (cut to the output cap). */
+const bulkyTool = (text: (n: number) => string) =>
+  defineTool({
+    name: 'bulky',
+    description: 'Answers with a long text',
+    input: z.object({ n: z.number() }),
+    concurrencySafe: true,
+    execute: ({ n }) => text(n),
+  });
+
 /** Text of `chars` characters that compresses little (base64 of hashes), different for each `n`. */
 function noise(n: number, chars: number): string {
   let text = '';
@@ -122,13 +132,7 @@ describe('model requests get their transcript without a read per request', () =>
     // Outputs at the default cap (256 KiB each), four a response, of text that compresses little:
     // the transcript passes the limit at the third request, and the whole turn packed is more than
     // a workflow's result may carry.
-    const bulky = defineTool({
-      name: 'bulky',
-      description: 'Answers with a long text',
-      input: z.object({ n: z.number() }),
-      concurrencySafe: true,
-      execute: ({ n }) => `é漢"${noise(n, 300_000)}`,
-    });
+    const bulky = bulkyTool((n) => `é漢"${noise(n, 300_000)}`);
     const responses = 3;
     const scripted = scriptedModel([
       ...Array.from({ length: responses }, (_, r) => ({
@@ -193,13 +197,7 @@ describe('model requests get their transcript without a read per request', () =>
 describe('a turn too large to carry into a new run', () => {
   test('continues as new while its transcript fits the input, then goes on in its run and completes (the server terminated it)', async () => {
     const taskQueue = kit.taskQueue('carry-too-large');
-    const bulky = defineTool({
-      name: 'bulky',
-      description: 'Answers with a long text',
-      input: z.object({ n: z.number() }),
-      concurrencySafe: true,
-      execute: ({ n }) => noise(n, 300_000),
-    });
+    const bulky = bulkyTool((n) => noise(n, 300_000));
     // Three outputs at the 256 KiB cap a response, of text that compresses little: about 1.05 M
     // characters packed a response, so the first continue-as-new fits and the next one does not.
     // (Kept small: packing megabytes in the workflow sandbox is slow, and under two CPU burners a
