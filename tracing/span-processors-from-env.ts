@@ -2,28 +2,17 @@ import { OTLPTraceExporter as OtlpJsonExporter } from '@opentelemetry/exporter-t
 import { OTLPTraceExporter as OtlpProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
 import { StderrSpanExporter } from './stderr-span-exporter';
-
-const exporterNames = ['otlp', 'console', 'none'] as const;
+import { tracesExporterNames } from './traces-exporter-names';
 
 /**
- * The span processors `OTEL_TRACES_EXPORTER` names (a comma-separated list of `otlp`, `console` —
- * on standard error, which is ours for diagnostics; `none` for none), each batching (`OTEL_BSP_*`). OTLP goes over HTTP as protobuf, or JSON when
- * `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL=http/json`, to `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT` with
- * its headers and timeout — the exporter reads those itself, from `process.env`.
+ * The span processors `OTEL_TRACES_EXPORTER` names (`otlp`, `console` — on standard error, which is
+ * ours for diagnostics; `none` for none), each batching (`OTEL_BSP_*`). OTLP goes over HTTP as
+ * protobuf, or JSON when `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL=http/json`, to
+ * `OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT` with its headers and timeout — the exporter reads those
+ * itself, from `process.env`.
  */
 export function spanProcessorsFromEnv({ env }: { env: NodeJS.ProcessEnv }): SpanProcessor[] {
-  const names = (env.OTEL_TRACES_EXPORTER ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '');
-  const unknown = names.filter((name) => !(exporterNames as readonly string[]).includes(name));
-  if (unknown.length > 0)
-    throw new Error(
-      `OTEL_TRACES_EXPORTER=${env.OTEL_TRACES_EXPORTER}: durable-turns exports traces with ${exporterNames.join(', ')}; ` +
-        `not ${unknown.join(', ')}. Use otlp (to a collector) or console, or make the spans yourself with createTurnTracing.`,
-    );
-  if (names.includes('none')) return [];
-  return names.map(
+  return tracesExporterNames({ env }).map(
     (name) => new BatchSpanProcessor(name === 'otlp' ? otlpExporter({ env }) : new StderrSpanExporter()),
   );
 }

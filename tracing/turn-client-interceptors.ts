@@ -1,6 +1,4 @@
 import type { ClientInterceptors, WorkflowClientInterceptor } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
-import { installTraceContext } from './install-trace-context';
 import type { TurnTracing } from './turn-tracing';
 import { turnTracingFromEnv } from './turn-tracing-from-env';
 
@@ -18,6 +16,11 @@ export function turnClientInterceptors({
   tracing?: TurnTracing | undefined;
 } = {}): ClientInterceptors {
   if (!tracing) return {};
+  // Loaded here: a client without tracing (the default) never loads OpenTelemetry.
+  const { installTraceContext } =
+    require('./install-trace-context') as typeof import('./install-trace-context');
+  const { OpenTelemetryWorkflowClientInterceptor } =
+    require('@temporalio/interceptors-opentelemetry') as typeof import('@temporalio/interceptors-opentelemetry');
   installTraceContext();
   const traced = new OpenTelemetryWorkflowClientInterceptor({ tracer: tracing.tracer });
   const writes: WorkflowClientInterceptor = {

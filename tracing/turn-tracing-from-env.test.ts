@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { tsxNodeArgs } from '../test/support/tsx-node';
+import { sourceChildArgs } from '../test/support/source-child';
 import { spanProcessorsFromEnv } from './span-processors-from-env';
 import { turnTracingFromEnv } from './turn-tracing-from-env';
 
@@ -39,13 +39,30 @@ const exportOneSpan = path.join(__dirname, '../test/support/export-one-span.ts')
 
 /** Exports one span from a process of its own with these variables (see export-one-span.ts). */
 async function exportFromChild({ name, env }: { name: string; env: Record<string, string> }) {
+  return childWithoutOtel(exportOneSpan, [name], env);
+}
+
+/** `script` in a process of its own, with no OTEL_ variables but `env`'s. */
+async function childWithoutOtel(script: string, args: string[], env: Record<string, string> = {}) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('OTEL_')));
-  return promisify(execFile)(process.execPath, tsxNodeArgs(exportOneSpan, [name]), {
-    env: { ...clean, ...env },
-  });
+  return promisify(execFile)(process.execPath, sourceChildArgs(script, args), { env: { ...clean, ...env } });
 }
 
 describe('tracing from the environment', () => {
+  test('off, it costs a process nothing to load: a client, or the CLI, loads no OpenTelemetry SDK and no exporter', async () => {
+    const loadedBy = path.join(__dirname, '../test/support/packages-loaded-by.ts');
+    for (const module of ['client/index.ts', 'cli/run-cli.ts']) {
+      const { stdout } = await childWithoutOtel(loadedBy, [path.join(__dirname, '..', module)]);
+      const packages = JSON.parse(stdout) as string[];
+      expect(packages).toContain('@temporalio/client');
+      expect(
+        packages.filter((name) =>
+          /^@opentelemetry\/(sdk|exporter)|interceptors-opentelemetry|^jose$/.test(name),
+        ),
+      ).toEqual([]);
+    }
+  });
+
   test('is off unless OTEL_TRACES_EXPORTER names an exporter, and off when it says none or the SDK is disabled', () => {
     expect(turnTracingFromEnv()).toBeUndefined();
     process.env.OTEL_TRACES_EXPORTER = 'none';

@@ -1,6 +1,6 @@
 import { captureMessageContentFromEnv } from './capture-message-content';
-import { spanProcessorsFromEnv } from './span-processors-from-env';
-import { createTurnTracing, type TurnTracing } from './turn-tracing';
+import { tracesExporterNames } from './traces-exporter-names';
+import type { TurnTracing } from './turn-tracing';
 
 const cached = new Map<string, TurnTracing | undefined>();
 
@@ -21,14 +21,21 @@ export function turnTracingFromEnv(): TurnTracing | undefined {
     .sort(([a], [b]) => a.localeCompare(b))
     .join('\n');
   if (cached.has(key)) return cached.get(key);
-  const spanProcessors = spanProcessorsFromEnv({ env });
-  const tracing =
-    spanProcessors.length > 0
-      ? createTurnTracing({ spanProcessors, captureMessageContent: captureMessageContentFromEnv({ env }) })
-      : undefined;
+  const tracing = tracesExporterNames({ env }).length > 0 ? tracingFor(env) : undefined;
   cached.set(key, tracing);
   // `beforeExit` comes once the loop is empty (a worker's run() returned, its connection closed); the
   // flush it starts keeps the process alive until the last batch is sent.
   if (tracing) process.once('beforeExit', () => void tracing.shutdown().catch(() => {}));
   return tracing;
+}
+
+/** Loaded only when traces are asked for: the OpenTelemetry SDK is most of a short process's start. */
+function tracingFor(env: NodeJS.ProcessEnv): TurnTracing {
+  const { spanProcessorsFromEnv } =
+    require('./span-processors-from-env') as typeof import('./span-processors-from-env');
+  const { createTurnTracing } = require('./turn-tracing') as typeof import('./turn-tracing');
+  return createTurnTracing({
+    spanProcessors: spanProcessorsFromEnv({ env }),
+    captureMessageContent: captureMessageContentFromEnv({ env }),
+  });
 }

@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { encryptionKeysFromEnv, encryptionKeysVariable } from '../../codec/encryption-keys';
 import { isLoopback } from '../../codec/is-loopback';
-import { oidcVerifier } from '../../codec/oidc-verifier';
 import { checkEncryptionKeys } from '../check-encryption-keys';
 import { CliError } from '../cli-error';
 import { commandSetup } from '../command-setup';
@@ -96,6 +95,9 @@ export function registerCodecServerCommand({ program }: { program: Command }): v
           : undefined;
       const { startCodecServer } =
         require('../../codec/start-codec-server') as typeof import('../../codec/start-codec-server');
+      // Loaded here, as the server is: jose is ~80 modules every other command would load too.
+      const { oidcVerifier } =
+        require('../../codec/oidc-verifier') as typeof import('../../codec/oidc-verifier');
       const server = await startCodecServer({
         keys,
         host: flags.listen,
