@@ -46,6 +46,9 @@ const shared = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 60_000,
+  // Once per run: the sources compiled for the tests' child processes (test/support/compile-sources.ts).
+  globalSetup: '<rootDir>/test/compile-setup.ts',
+  globalTeardown: '<rootDir>/test/compile-teardown.ts',
   testSequencer: '<rootDir>/test/jest/kind-first-sequencer.js',
   reporters: ['default', '<rootDir>/test/jest/slowest-files-reporter.js'],
   projects: [

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { parseEncryptionKeys } from '../../codec/encryption-keys';
 import { describeJournalContract } from '../../test/support/journal-contract';
 import type { LeaseChildOutcome } from '../../test/support/lease-child';
-import { tsxNodeArgs } from '../../test/support/tsx-node';
+import { sourceChildArgs } from '../../test/support/source-child';
 import { JournalError } from './journal-errors';
 import { SqliteJournal } from './sqlite-journal';
 
@@ -41,7 +41,7 @@ describeJournalContract('SqliteJournal on :memory:', async ({ now }) => {
 function startRacer(path: string, owner: string, turnId: string) {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    tsxNodeArgs(leaseChild, [path, owner, turnId]),
+    sourceChildArgs(leaseChild, [path, owner, turnId]),
     {
       cwd: repoRoot,
     },

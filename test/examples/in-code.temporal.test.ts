@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@jest/globals';
-import { tsxNodeArgs } from '../support/tsx-node';
+import { sourceChildArgs } from '../support/source-child';
 
 const root = path.join(__dirname, '../..');
 
@@ -11,7 +11,7 @@ test("the README's In code example runs: the same turn completes in process and 
   // The suite's dev server is in TEMPORAL_ADDRESS (global setup), so the example starts nothing.
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    tsxNodeArgs(path.join(root, 'examples/in-code.ts')),
+    sourceChildArgs(path.join(root, 'examples/in-code.ts')),
     { cwd: root, env: process.env, timeout: 120_000 },
   );
   const size = JSON.stringify(await readFile(path.join(root, 'package.json'), 'utf8')).length;

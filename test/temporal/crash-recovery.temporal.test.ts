@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { transcriptProblems } from 'durable-turns';
 import { sleep, uniqueTurnId } from '../conformance/support';
+import { spawnSourceChild } from '../support/source-child';
 import { testTemporal } from '../support/temporal-env';
-import { spawnTsx } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 
 const kit = new TemporalKit();
@@ -28,7 +28,7 @@ function killGroup(child: ChildProcess): void {
 
 function startWorkerProcess(taskQueue: string, ledger: string): Promise<ChildProcess> {
   const { address, namespace } = testTemporal();
-  const child = spawnTsx(
+  const child = spawnSourceChild(
     path.join(__dirname, 'support/crash-worker.ts'),
     [address, namespace, taskQueue, ledger],
     {

@@ -13,8 +13,8 @@ import {
   slowSafeId,
   slowUnsafeId,
 } from '../support/executors/crash-turn';
+import { spawnSourceChild } from '../support/source-child';
 import { testTemporal } from '../support/temporal-env';
-import { spawnTsx } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
@@ -46,7 +46,7 @@ function tempDir(): string {
 function startWorker(taskQueue: string, ledger: string, slowMs: number): Promise<ChildProcess> {
   const { address, namespace } = testTemporal();
   const script = path.join(__dirname, 'support/crash-turn-worker.ts');
-  const child = spawnTsx(script, [address, namespace, taskQueue, ledger, String(slowMs)], {
+  const child = spawnSourceChild(script, [address, namespace, taskQueue, ledger, String(slowMs)], {
     cwd: path.join(__dirname, '../..'),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { FleetHealthClient, type FleetHealthView, renderFleetHealth } from 'durable-turns/client';
 import { uniqueTurnId } from '../conformance/support';
+import { sourceChildArgs } from '../support/source-child';
 import { testTemporal } from '../support/temporal-env';
-import { tsxNodeArgs } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 import { killGroup, WorkerProcesses } from './support/worker-process';
@@ -98,7 +98,7 @@ describe('fleet tool health across worker processes', () => {
     expect(table).toMatch(/^\s+worker-b\s+healthy\s+closed/m);
     // The operator's view: `durable-turns health`, as a script and as a person reads it.
     const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, tsxNodeArgs(path.join(root, 'cli/main.ts'), args), {
+      promisify(execFile)(process.execPath, sourceChildArgs(path.join(root, 'cli/main.ts'), args), {
         cwd: root,
         env: { ...process.env, NO_COLOR: '1' },
         timeout: 60_000,

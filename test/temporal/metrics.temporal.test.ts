@@ -7,8 +7,8 @@ import { freePort } from '../../devserver/free-port';
 import { stopProcessGroup } from '../../devserver/stop-process-group';
 import { uniqueTurnId } from '../conformance/support';
 import { labelValues, type PromSample, parsePrometheusText, sampleValue } from '../support/prometheus-text';
+import { spawnSourceChild } from '../support/source-child';
 import { testTemporal } from '../support/temporal-env';
-import { spawnTsx } from '../support/tsx-node';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
 
@@ -174,7 +174,7 @@ test('the worker process serves durable-turns metrics and the Temporal SDK worke
   const [metricsPort, sdkPort] = [await freePort(), await freePort()];
   const taskQueue = kit.taskQueue('metrics-process');
   const { address, namespace } = testTemporal();
-  const child = spawnTsx('cli/worker-main.ts', [], {
+  const child = spawnSourceChild('cli/worker-main.ts', [], {
     cwd: path.join(__dirname, '../..'),
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { spawnTsx } from '../../support/tsx-node';
+import { spawnSourceChild } from '../../support/source-child';
 import { appendLedger } from './ledger';
 
 export interface FleetWorker {
@@ -76,7 +76,7 @@ export class WorkerFleet {
     const { address, namespace, taskQueue, ledger, plansFile, heartbeatTimeoutMs, readyTimeoutMs } =
       this.args;
     const script = path.join(__dirname, 'chaos-worker.ts');
-    const child = spawnTsx(
+    const child = spawnSourceChild(
       script,
       [address, namespace, taskQueue, ledger, plansFile, String(heartbeatTimeoutMs)],
       { cwd: path.join(__dirname, '../../..'), stdio: ['pipe', 'pipe', 'pipe'], detached: true },

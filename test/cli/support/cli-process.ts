@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { shellQuote } from '../../../cli/render/answer-commands';
-import { tsxNodeArgs } from '../../support/tsx-node';
+import { sourceChildArgs } from '../../support/source-child';
 
 const root = path.join(__dirname, '../../..');
 const main = path.join(root, 'cli/main.ts');
@@ -15,7 +15,7 @@ export interface CliRun {
 }
 
 /**
- * `durable-turns ARGS` as a real process (Node with tsx's loader, from the sources), with the suite's
+ * `durable-turns ARGS` as a real process (the suite's compiled sources, see source-child.ts), with the suite's
  * server in its environment. `terminal: true` runs it in a pseudo-terminal (util-linux `script`),
  * where stdout and stderr both land in `stdout`, escape codes and all.
  */
@@ -32,7 +32,7 @@ export class CliProcess {
     terminal = false,
   }: { args: string[]; env?: NodeJS.ProcessEnv; terminal?: boolean }) {
     const environment = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...env };
-    const command = [process.execPath, ...tsxNodeArgs(main, args)];
+    const command = [process.execPath, ...sourceChildArgs(main, args)];
     this.child = terminal
       ? spawn(
           'script',

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { spawnTsx } from '../tsx-node';
+import { spawnSourceChild } from '../source-child';
 
 const repoRoot = resolve(__dirname, '../../..');
 const crashChild = join(__dirname, 'crash-child.ts');
@@ -34,7 +34,7 @@ export function startCrashChild({
   background?: boolean;
   readyTimeoutMs?: number;
 }): CrashChild {
-  const child: ChildProcess = spawnTsx(
+  const child: ChildProcess = spawnSourceChild(
     crashChild,
     [path, ledger, turnId, ...(background ? ['background'] : [])],
     {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { spawnTsx } from '../../support/tsx-node';
+import { spawnSourceChild } from '../../support/source-child';
 
 /** Bundling the workflow code takes seconds per process, more on a loaded machine. */
 const readyTimeoutMs = 120_000;
@@ -21,7 +21,7 @@ export class WorkerProcesses {
     args: readonly string[];
     label: string;
   }): Promise<ChildProcess> {
-    const child = spawnTsx(script, args, {
+    const child = spawnSourceChild(script, args, {
       cwd: path.join(__dirname, '../../..'),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
