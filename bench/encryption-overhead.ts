@@ -17,11 +17,18 @@ import { TurnClient } from 'durable-turns/client';
 import { type EncryptionCodecOptions, parseEncryptionKeys } from 'durable-turns/codec';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
-import { check, machineInfo, round, sampleMs, summarize } from './measure';
-import { measureRounds } from './measure-rounds';
-import { ExecutionCounter, noopCalls, noopTool } from './noop-tool';
+import {
+  check,
+  machineInfo,
+  measureRounds,
+  round,
+  runBench,
+  sampleMs,
+  summarize,
+  writeReport,
+} from './measure';
+import { ExecutionCounter, noopCalls, noopTool } from './noop';
 import { openBenchTemporal, startWorker } from './temporal-env';
-import { runBench, writeReport } from './write-report';
 
 const SEQUENTIAL_CALLS = 10;
 const WAVE_CALLS = 8;

@@ -18,8 +18,17 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
 import { TurnClient } from 'durable-turns/client';
-import { check, machineInfo, round, summarize, type Trial } from './measure';
-import { measureRounds, type RunTimes } from './measure-rounds';
+import {
+  check,
+  machineInfo,
+  measureRounds,
+  type RunTimes,
+  round,
+  runBench,
+  summarize,
+  type Trial,
+  writeReport,
+} from './measure';
 import {
   CONCURRENT_TURNS,
   callsOf,
@@ -39,7 +48,6 @@ import {
 import { startWorkerProcess, type WorkerProcess } from './outside-tool-time/worker-process';
 import { processCpuSeconds } from './proc-stats';
 import { type BenchTemporal, openBenchTemporal, serverSettled } from './temporal-env';
-import { runBench, writeReport } from './write-report';
 
 /** A child's CPU seconds so far (its pid is unknown only if it never started). */
 const cpuOf = (pid: number | undefined) => (pid === undefined ? undefined : processCpuSeconds(pid));

@@ -16,12 +16,18 @@ import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { CallStarts } from './call-starts';
 import type { localFloorWorkflow } from './floor-workflow';
-import { check, machineInfo, round, summarize } from './measure';
-import { measureRounds } from './measure-rounds';
-import { medianInterval } from './median-interval';
+import {
+  check,
+  machineInfo,
+  measureRounds,
+  medianInterval,
+  round,
+  runBench,
+  summarize,
+  writeReport,
+} from './measure';
 import { stepTool, stepTurn } from './step-tools';
 import { openBenchTemporal, startWorker } from './temporal-env';
-import { runBench, writeReport } from './write-report';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 export const PLAIN_TARGET = 1.15;

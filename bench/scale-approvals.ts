@@ -8,7 +8,7 @@
 import { type TurnClient, turnSearchAttributes } from 'durable-turns/client';
 import { mapBounded, pollUntil } from './bounded';
 import { check, round } from './measure';
-import { verifyTurns } from './noop-turn';
+import { verifyTurns } from './noop';
 import { kib, mib, type RssReading, restingRss, sampleRss } from './rss-sampler';
 import type { ScaleWorkerProcess } from './scale-worker-process';
 import { approvalCallId, scaleModels, type WorkerStats } from './scale-worker-protocol';

@@ -6,7 +6,7 @@
  */
 import type { TurnClient } from 'durable-turns/client';
 import { check, round, sampleMs, summarize } from './measure';
-import { verifyTurns } from './noop-turn';
+import { verifyTurns } from './noop';
 import { kib, mib, type RssReading, restingRss, sampleRss } from './rss-sampler';
 import type { ScaleWorkerProcess } from './scale-worker-process';
 import { scaleModels, type WorkerStats } from './scale-worker-protocol';

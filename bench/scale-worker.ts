@@ -16,8 +16,7 @@ import {
 } from 'durable-turns';
 import { createTurnWorker, installSdkMetrics } from 'durable-turns/worker';
 import { z } from 'zod';
-import { ExecutionCounter, NOOP_RESULT, noopTool } from './noop-tool';
-import { noopSteps } from './noop-turn';
+import { ExecutionCounter, NOOP_RESULT, noopSteps, noopTool } from './noop';
 import {
   approvalCallId,
   approvalToolName,

@@ -21,12 +21,11 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { TurnClient } from 'durable-turns/client';
 import { buildTurnWorkflowBundle } from 'durable-turns/worker';
-import { machineInfo, round } from './measure';
+import { machineInfo, round, runBench, writeReport } from './measure';
 import { measureApprovals } from './scale-approvals';
 import { measureThroughput } from './scale-throughput';
 import { type ScaleWorkerProcess, startScaleWorker } from './scale-worker-process';
 import { openBenchTemporal } from './temporal-env';
-import { runBench, writeReport } from './write-report';
 
 const quick = process.env.BENCH_QUICK === '1';
 const log = (message: string) => process.stderr.write(`[scale] ${message}\n`);

@@ -27,7 +27,16 @@ import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
 import { percentile, StreamClock, ToolClock } from './clocks';
-import { check, machineInfo, measureInterleaved, round, sampleMs, summarize, type Trial } from './measure';
+import {
+  check,
+  machineInfo,
+  measureRounds,
+  round,
+  sampleMs,
+  summarize,
+  type Trial,
+  wallSamples,
+} from './measure';
 import { openBenchTemporal, startWorker } from './temporal-env';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -213,17 +222,19 @@ async function main(): Promise<void> {
       };
     };
     try {
-      await measureInterleaved({
-        trials: {
-          inProcess_midStream: trial('inProcess', 'midStream'),
-          inProcess_atStreamEnd: trial('inProcess', 'atStreamEnd'),
-          temporal_midStream: trial('temporal', 'midStream'),
-          temporal_atStreamEnd: trial('temporal', 'atStreamEnd'),
-        },
-        warmup,
-        runs,
-        onProgress: (m) => log(`streaming: ${m}`),
-      });
+      wallSamples(
+        await measureRounds({
+          trials: {
+            inProcess_midStream: trial('inProcess', 'midStream'),
+            inProcess_atStreamEnd: trial('inProcess', 'atStreamEnd'),
+            temporal_midStream: trial('temporal', 'midStream'),
+            temporal_atStreamEnd: trial('temporal', 'atStreamEnd'),
+          },
+          warmup,
+          runs,
+          onProgress: (m) => log(`streaming: ${m}`),
+        }),
+      );
     } finally {
       await running.stop();
     }

@@ -41,15 +41,15 @@ import {
 import {
   check,
   machineInfo,
-  measureInterleaved,
+  measureRounds,
   round,
   type Sample,
   sampleMs,
   summarize,
   type Trial,
+  wallSamples,
 } from './measure';
-import { ExecutionCounter, NOOP_RESULT, noopTool } from './noop-tool';
-import { noopSteps, verifyTurn } from './noop-turn';
+import { ExecutionCounter, NOOP_RESULT, noopSteps, noopTool, verifyTurns } from './noop';
 import {
   type BenchTemporal,
   collect,
@@ -195,7 +195,7 @@ function turnTrial(
       }
     },
     verify: () => {
-      if (failure === undefined) verifyTurn(result, { calls, responses, label: turnId });
+      if (failure === undefined) verifyTurns([result], [turnId], { calls, responses });
       check(counter.count === calls, `${turnId}: ${counter.count} of ${calls} tools executed`);
       onDone?.(turnId, failure);
     },
@@ -322,34 +322,40 @@ async function measureOverhead(env: Env) {
   const n = OVERHEAD_CALLS;
   try {
     // Warm-up: every kind once with a few calls (the N-call runs are too long to repeat for warm-up).
-    await measureInterleaved({
-      trials: {
-        floor: () => floorTrial(OVERHEAD_WARMUP_CALLS),
-        sequential: ours('warm', 'noopWarm', OVERHEAD_WARMUP_CALLS, sequential),
-        parallel1: ours('warm', 'noopWarm', OVERHEAD_WARMUP_CALLS, parallel1),
-      },
-      warmup: 0,
-      runs: 1,
-      onProgress: (m) => log(`overhead warm-up (${OVERHEAD_WARMUP_CALLS} calls): ${m}`),
-    });
+    wallSamples(
+      await measureRounds({
+        trials: {
+          floor: () => floorTrial(OVERHEAD_WARMUP_CALLS),
+          sequential: ours('warm', 'noopWarm', OVERHEAD_WARMUP_CALLS, sequential),
+          parallel1: ours('warm', 'noopWarm', OVERHEAD_WARMUP_CALLS, parallel1),
+        },
+        warmup: 0,
+        runs: 1,
+        onProgress: (m) => log(`overhead warm-up (${OVERHEAD_WARMUP_CALLS} calls): ${m}`),
+      }),
+    );
     // One-call runs are cheap: a median of five. N-call runs take ~20 s each here: one of each,
     // interleaved (each is itself an average over N calls; the history cadence below cross-checks it).
-    const ones = await measureInterleaved({
-      trials: { floor1: () => floorTrial(1), ours1: ours('ours1', 'noop1', 1, sequential) },
-      warmup: 0,
-      runs: quick ? 1 : 5,
-      onProgress: (m) => log(`overhead, 1 call: ${m}`),
-    });
-    const many = await measureInterleaved({
-      trials: {
-        floorN: () => floorTrial(n),
-        sequentialN: ours('sequentialN', 'noopN', n, sequential),
-        parallel1N: ours('parallel1N', 'noopN', n, parallel1),
-      },
-      warmup: 0,
-      runs: 1,
-      onProgress: (m) => log(`overhead, ${n} calls: ${m}`),
-    });
+    const ones = wallSamples(
+      await measureRounds({
+        trials: { floor1: () => floorTrial(1), ours1: ours('ours1', 'noop1', 1, sequential) },
+        warmup: 0,
+        runs: quick ? 1 : 5,
+        onProgress: (m) => log(`overhead, 1 call: ${m}`),
+      }),
+    );
+    const many = wallSamples(
+      await measureRounds({
+        trials: {
+          floorN: () => floorTrial(n),
+          sequentialN: ours('sequentialN', 'noopN', n, sequential),
+          parallel1N: ours('parallel1N', 'noopN', n, parallel1),
+        },
+        warmup: 0,
+        runs: 1,
+        onProgress: (m) => log(`overhead, ${n} calls: ${m}`),
+      }),
+    );
     const samples = { ...ones, ...many };
     /** (T(N calls) − T(1 call)) / (N − 1): the fixed cost of a workflow (and of our two model requests) drops out. */
     const marginal = (many: Sample, one: Sample) => (many.medianMs - one.medianMs) / (n - 1);
@@ -439,20 +445,23 @@ async function measureWave(env: Env) {
   };
   const warmup = 1;
   const runs = quick ? 2 : 5;
-  const samples = await measureInterleaved({
-    trials: {
-      baseline: () => turnTrial(env, { script: 'none', calls: 0, options: {} }),
-      one: () => waveTrial('one', 'wait1', 1, { dispatch: { mode: 'parallel' } }),
-      parallel: () =>
-        waveTrial('parallel', 'waitWave', WAVE_SIZE, {
-          dispatch: { mode: 'parallel', maxConcurrency: WAVE_SIZE },
-        }),
-      sequential: () => waveTrial('sequential', 'waitWave', WAVE_SIZE, { dispatch: { mode: 'sequential' } }),
-    },
-    warmup,
-    runs,
-    onProgress: (m) => log(`wave: ${m}`),
-  });
+  const samples = wallSamples(
+    await measureRounds({
+      trials: {
+        baseline: () => turnTrial(env, { script: 'none', calls: 0, options: {} }),
+        one: () => waveTrial('one', 'wait1', 1, { dispatch: { mode: 'parallel' } }),
+        parallel: () =>
+          waveTrial('parallel', 'waitWave', WAVE_SIZE, {
+            dispatch: { mode: 'parallel', maxConcurrency: WAVE_SIZE },
+          }),
+        sequential: () =>
+          waveTrial('sequential', 'waitWave', WAVE_SIZE, { dispatch: { mode: 'sequential' } }),
+      },
+      warmup,
+      runs,
+      onProgress: (m) => log(`wave: ${m}`),
+    }),
+  );
   const phase = (name: string) => summarize((toolPhases.get(name) ?? []).slice(warmup));
   /** Median per batch position over the measured runs. */
   const perPosition = (rows: number[][]) =>
@@ -551,16 +560,18 @@ async function measureFlat(env: Env) {
   // 100, which magnifies their noise 50 times more than the 5,000-call turn's. Run once a round,
   // the no-call turn's median swung from 115 to 142 ms between runs of this bench, and the
   // 100-call figure with it by 6 %.
-  const samples: Record<string, Sample> = await measureInterleaved({
-    trials: {
-      baseline: () => settledFirst(env, turnTrial(env, { script: 'none', calls: 0, options: {} })),
-      ...Object.fromEntries(FLAT_SIZES.map((size) => [`calls${size}`, trial(size)])),
-    },
-    warmup: 0,
-    runs: quick ? 1 : FLAT_ROUNDS,
-    repeats: { baseline: FLAT_SHORT_REPEATS, [`calls${FLAT_SIZES[0]}`]: FLAT_SHORT_REPEATS },
-    onProgress: (m) => log(`flat: ${m}`),
-  });
+  const samples: Record<string, Sample> = wallSamples(
+    await measureRounds({
+      trials: {
+        baseline: () => settledFirst(env, turnTrial(env, { script: 'none', calls: 0, options: {} })),
+        ...Object.fromEntries(FLAT_SIZES.map((size) => [`calls${size}`, trial(size)])),
+      },
+      warmup: 0,
+      runs: quick ? 1 : FLAT_ROUNDS,
+      repeats: { baseline: FLAT_SHORT_REPEATS, [`calls${FLAT_SIZES[0]}`]: FLAT_SHORT_REPEATS },
+      onProgress: (m) => log(`flat: ${m}`),
+    }),
+  );
   const perSize = [];
   for (const size of FLAT_SIZES) {
     const sample = samples[`calls${size}`];
@@ -800,12 +811,7 @@ async function measureConcurrent(env: Env) {
       },
       verify: () => {
         check(results.length === CONCURRENT_TURNS, `${results.length} of ${CONCURRENT_TURNS} turns finished`);
-        for (const [i, result] of results.entries())
-          verifyTurn(result, {
-            calls: callsPerTurn,
-            responses: CONCURRENT_BATCHES.length + 1,
-            label: ids[i] ?? '?',
-          });
+        verifyTurns(results, ids, { calls: callsPerTurn, responses: CONCURRENT_BATCHES.length + 1 });
         check(counter.count === total, `${counter.count} of ${total} tools executed`);
       },
     };
@@ -815,17 +821,19 @@ async function measureConcurrent(env: Env) {
   const floor = await startFloor(env);
   let samples: Record<'ours' | 'floor', Sample>;
   try {
-    samples = await measureInterleaved({
-      trials: {
-        ours: withCpu('ours', trial),
-        // The same number of workflows and activities, hand-written: what this server and machine allow.
-        floor: withCpu('floor', () => floor.trial(callsPerTurn, CONCURRENT_TURNS)),
-      },
-      // The turn worker is warm from the sections before; the floor's is bundled already.
-      warmup: 0,
-      runs: 1,
-      onProgress: (m) => log(`concurrent: ${m}`),
-    });
+    samples = wallSamples(
+      await measureRounds({
+        trials: {
+          ours: withCpu('ours', trial),
+          // The same number of workflows and activities, hand-written: what this server and machine allow.
+          floor: withCpu('floor', () => floor.trial(callsPerTurn, CONCURRENT_TURNS)),
+        },
+        // The turn worker is warm from the sections before; the floor's is bundled already.
+        warmup: 0,
+        runs: 1,
+        onProgress: (m) => log(`concurrent: ${m}`),
+      }),
+    );
   } finally {
     await floor.stop();
   }

@@ -20,11 +20,9 @@ import {
   workflowInterceptorModuleIds,
 } from '../worker/workflow-interceptor-modules';
 import type { localFloorWorkflow } from './floor-workflow';
-import { machineInfo, round, summarize } from './measure';
-import { measureRounds } from './measure-rounds';
+import { machineInfo, measureRounds, round, runBench, summarize, writeReport } from './measure';
 import { type StepToolName, stepTool, stepTurn } from './step-tools';
 import { openBenchTemporal, startWorker } from './temporal-env';
-import { runBench, writeReport } from './write-report';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const floors = ['floorWorkflow', 'localFloorWorkflow'] as const;

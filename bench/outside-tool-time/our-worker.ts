@@ -10,7 +10,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { defineTool, scriptedModel } from 'durable-turns';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
-import { ExecutionCounter, noopTool } from '../noop-tool';
+import { ExecutionCounter, noopTool } from '../noop';
 import { parseScripts } from './script';
 
 const wait = defineTool({
