@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal, fastQueueReaderConfig } from 'durable-turns/devserver';
+import type { HistoryEvent } from '../test/support/history-events';
 import { throwawayStateRoot } from '../test/support/throwaway-dir';
 import { CLOCK_TICKS, processCpuSeconds } from './proc-stats';
 
@@ -122,6 +123,45 @@ export async function serverSettled(
     if (before === undefined || after === undefined) return waited;
     if ((after - before) / (windowMs / 1_000) < belowCores || waited >= maxWaitMs) return waited;
   }
+}
+
+/** An event's time on the server's clock, in ms. */
+export function eventTimeMs(event: HistoryEvent | undefined): number {
+  const t = event?.eventTime;
+  return t ? Number(t.seconds ?? 0) * 1_000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
+}
+
+export const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+let floorBundle: ReturnType<typeof bundleWorkflowCode> | undefined;
+/** The hand-written floors (bench/floor-workflow.ts), bundled once per process. */
+export const floorWorkflowBundle = () =>
+  (floorBundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('./floor-workflow'),
+    logger: quietLogger,
+  }));
+
+/** A plain worker running the floors until `stop`; `calls()` counts its no-op activity's runs. */
+export async function startFloorWorker(
+  bench: BenchTemporal,
+  taskQueue: string,
+  options: Partial<WorkerOptions> = {},
+) {
+  let calls = 0;
+  const worker = await Worker.create({
+    connection: bench.native,
+    namespace: bench.namespace,
+    taskQueue,
+    workflowBundle: await floorWorkflowBundle(),
+    activities: {
+      floorNoop: async () => {
+        calls += 1;
+        return 'ok';
+      },
+    },
+    ...options,
+  });
+  return { ...startWorker(worker), calls: () => calls };
 }
 
 /**

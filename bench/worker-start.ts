@@ -29,9 +29,8 @@ import { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { z } from 'zod';
 import { bundleSizes } from './bundle-sizes';
-import { eventTimeMs } from './history-profile';
 import { check, machineInfo, round, sampleMs, summarize } from './measure';
-import { openBenchTemporal, serverSettled } from './temporal-env';
+import { eventTimeMs, openBenchTemporal, serverSettled } from './temporal-env';
 
 const quick = process.env.BENCH_QUICK === '1';
 const RUNS = Number(process.env.BENCH_RUNS ?? (quick ? 2 : 7));

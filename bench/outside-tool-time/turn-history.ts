@@ -5,7 +5,8 @@
  * many events and bytes it stored.
  */
 import { temporal } from '@temporalio/proto';
-import { byEventType, eventBytes, eventTimeMs, type HistoryEvent } from '../history-profile';
+import { byEventType, eventBytes, type HistoryEvent } from '../history-profile';
+import { eventTimeMs } from '../temporal-env';
 
 const EventType = temporal.api.enums.v1.EventType;
 
