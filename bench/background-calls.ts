@@ -13,10 +13,17 @@ import { defineTool, InProcessExecutor, scriptedModel, type TurnResult } from 'd
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
-import { check, machineInfo, round, sampleMs, summarize } from './measure';
-import { measureRounds } from './measure-rounds';
+import {
+  check,
+  machineInfo,
+  measureRounds,
+  round,
+  runBench,
+  sampleMs,
+  summarize,
+  writeReport,
+} from './measure';
 import { openBenchTemporal, startWorker } from './temporal-env';
-import { runBench, writeReport } from './write-report';
 
 const SLOW_MS = 3_000;
 const FAST_MS = 100;

@@ -1,7 +1,7 @@
 /**
  * The hand-written floor for the per-call overhead: a workflow that calls one no-op activity `calls`
  * times, one after another, with nothing else around it (and the same over a local activity).
- * Bundled by bench/temporal.ts and bench/quick-tools.ts.
+ * Bundled and run by temporal-env.ts's startFloorWorker (bench:temporal, quick-tools, workflow-cpu).
  */
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 

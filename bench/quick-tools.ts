@@ -11,24 +11,30 @@
  * one local activity each, as the floor) are reported beside them.
  */
 import { loadavg } from 'node:os';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { CallStarts } from './call-starts';
 import type { localFloorWorkflow } from './floor-workflow';
-import { check, machineInfo, round, summarize } from './measure';
-import { measureRounds } from './measure-rounds';
-import { medianInterval } from './median-interval';
+import {
+  check,
+  logger,
+  machineInfo,
+  measureRounds,
+  medianInterval,
+  round,
+  runBench,
+  summarize,
+  writeReport,
+} from './measure';
 import { stepTool, stepTurn } from './step-tools';
-import { openBenchTemporal, startWorker } from './temporal-env';
-import { runBench, writeReport } from './write-report';
+import { openBenchTemporal, startFloorWorker, startWorker } from './temporal-env';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 30);
 export const PLAIN_TARGET = 1.15;
 export const QUICK_TARGET = 1.2;
 const WARMUP = 2;
 type CycleTrial = 'floorN' | 'localFloorN' | 'plainN' | 'quickOneN';
-const log = (message: string) => console.error(`[quick] ${message}`);
+const log = logger('quick');
 
 let executions = 0;
 const step = (quick: boolean) =>
@@ -38,25 +44,15 @@ const step = (quick: boolean) =>
       executions += 1;
     },
   });
-const turnOf = stepTurn;
 
 async function main() {
   const loadBefore = loadavg()[0] ?? 0;
   const bench = await openBenchTemporal(log);
-  const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
   const calls = new CallStarts(new Set(['floorNoop', 'runTool']));
-  const floorWorker = await Worker.create({
-    connection: bench.native,
-    namespace: bench.namespace,
-    taskQueue: 'quick-floor',
+  const floorWorker = await startFloorWorker(bench, 'quick-floor', {
     interceptors: { activity: [calls.interceptor] },
-    workflowBundle: await bundleWorkflowCode({
-      workflowsPath: require.resolve('./floor-workflow'),
-      logger: quietLogger,
-    }),
-    activities: { floorNoop: async () => 'ok' },
   });
-  const models = [1, CALLS].flatMap((n) => [turnOf('step_plain', n), turnOf('step_quick', n)]);
+  const models = [1, CALLS].flatMap((n) => [stepTurn('step_plain', n), stepTurn('step_quick', n)]);
   const turnWorker = await createTurnWorker({
     connection: bench.native,
     namespace: bench.namespace,
@@ -66,7 +62,7 @@ async function main() {
     fleetHealth: false,
     worker: { interceptors: { activity: [calls.interceptor] } },
   });
-  const running = [startWorker(floorWorker), startWorker(turnWorker)];
+  const running = [floorWorker, startWorker(turnWorker)];
   const client = new TurnClient({
     connection: bench.connection,
     namespace: bench.namespace,

@@ -1,15 +1,17 @@
 /**
- * Samples a process's resident memory every `intervalMs` (from /proc, so a worker busy with its
- * turns is read on time) until stopped: its peak, median and last reading.
+ * A process's resident memory (`VmRSS`, from /proc: read from outside, so a worker busy with its
+ * turns is read on time), sampled every `intervalMs` until stopped.
  */
-import { processRssBytes } from './proc-stats';
+import { readFileSync } from 'node:fs';
 
-export interface RssReading {
-  peakBytes: number;
-  medianBytes: number;
-  firstBytes: number;
-  lastBytes: number;
-  samples: number;
+/** Resident set size in bytes; undefined once the process has gone, or off Linux. */
+function processRssBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function sampleRss(pid: number, intervalMs = 100) {
@@ -21,27 +23,22 @@ export function sampleRss(pid: number, intervalMs = 100) {
   read();
   const timer = setInterval(read, intervalMs);
   return {
-    stop: (): RssReading => {
+    /** The peak and median readings. */
+    stop: () => {
       clearInterval(timer);
       read();
       if (samples.length === 0) throw new Error(`no RSS readings of process ${pid}`);
       const sorted = [...samples].sort((a, b) => a - b);
-      return {
-        peakBytes: sorted[sorted.length - 1] ?? 0,
-        medianBytes: sorted[Math.floor(sorted.length / 2)] ?? 0,
-        firstBytes: samples[0] ?? 0,
-        lastBytes: samples[samples.length - 1] ?? 0,
-        samples: samples.length,
-      };
+      return { peakBytes: sorted.at(-1) ?? 0, medianBytes: sorted[Math.floor(sorted.length / 2)] ?? 0 };
     },
   };
 }
 
 /** The median reading over `ms` of a process at rest. */
-export async function restingRss(pid: number, ms = 1_000): Promise<RssReading> {
+export async function restingRss(pid: number, ms = 1_000): Promise<number> {
   const sampler = sampleRss(pid);
   await new Promise((resolve) => setTimeout(resolve, ms));
-  return sampler.stop();
+  return sampler.stop().medianBytes;
 }
 
 export const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;

@@ -1,19 +1,12 @@
 /**
- * Scale on one worker (`npm run bench:scale` → bench/results/scale.json; BENCH_QUICK=1 for a smoke
- * run, or any override but the activity slots → scale.partial.json). Against a dev server this script starts (fast queue readers, throwaway
- * SQLite state), with each worker in a child process of its own (bench/scale-worker.ts) so the
- * RSS measured is the worker's alone:
- *
- * A. 200 concurrent turns of 3 responses × 8 no-op calls on one turn worker: tool calls per second
- *    and worker RSS per open turn, against the hand-written floor of the same shape, alternating;
- * B. 1,000 turns waiting for approval at once: time until all wait, worker memory and cache while
- *    they wait, time to resume them all.
- *
- * Overrides: BENCH_SCALE_TURNS, BENCH_SCALE_ROUNDS (measured rounds of A), BENCH_SCALE_RESPONSES,
- * BENCH_SCALE_WIDTH (calls per response), BENCH_SCALE_APPROVALS, BENCH_SCALE_IN_FLIGHT (client
- * calls at once in B), BENCH_SCALE_PARTS=throughput,approvals, BENCH_SCALE_ACTIVITY_SLOTS (the turn
- * workers' activity slots; SDK default 100), BENCH_SCALE_WORKFLOWS_IN_MAIN_THREAD=1 (diagnosis only:
- * the SDK's debugMode, so the worker's main heap figures include the workflows).
+ * Scale on one worker: `npm run bench:scale` → bench/results/scale.json (BENCH_QUICK=1 for a smoke
+ * run, or BENCH_SCALE_TURNS / BENCH_SCALE_ROUNDS → scale.partial.json). Against a dev server this
+ * script starts, 200 concurrent turns of 3 responses × 8 no-op calls on one turn worker, against the
+ * hand-written floor of the same shape (bench/wave-floor-workflow.ts) on a plain worker, in
+ * alternating rounds: tool calls per second, and worker memory per open turn = (peak RSS during a
+ * run − the idle worker's after warm-up) / turns. Each worker is a process of its own
+ * (bench/worker-child.ts), so its RSS is the worker's alone. Reported as ours over the floor; the
+ * targets (memory per open turn as low as the floor's, the floor's rate) are not met yet.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,208 +14,191 @@ import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { TurnClient } from 'durable-turns/client';
 import { buildTurnWorkflowBundle } from 'durable-turns/worker';
-import { machineInfo, round } from './measure';
-import { measureApprovals } from './scale-approvals';
-import { measureThroughput } from './scale-throughput';
-import { type ScaleWorkerProcess, startScaleWorker } from './scale-worker-process';
-import { openBenchTemporal } from './temporal-env';
-import { runBench, writeReport } from './write-report';
+import {
+  check,
+  logger,
+  machineInfo,
+  median,
+  round,
+  runBench,
+  sampleMs,
+  summarize,
+  writeReport,
+} from './measure';
+import { noopSteps, verifyTurns } from './noop';
+import { kib, mib, restingRss, sampleRss } from './rss-sampler';
+import { type BenchTemporal, openBenchTemporal, quietLogger, serverSettled } from './temporal-env';
+import type { waveFloorWorkflow } from './wave-floor-workflow';
+import { startBenchWorker, type WorkerProcess } from './worker-process';
 
 const quick = process.env.BENCH_QUICK === '1';
-const log = (message: string) => process.stderr.write(`[scale] ${message}\n`);
+const log = logger('scale');
 const envInt = (name: string, fallback: number) => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0)
-    throw new Error(`${name} must be a positive integer, not ${raw}`);
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
   return value;
 };
-
-const settings = {
-  turns: envInt('BENCH_SCALE_TURNS', quick ? 20 : 200),
-  runs: envInt('BENCH_SCALE_ROUNDS', quick ? 1 : 3),
-  rounds: envInt('BENCH_SCALE_RESPONSES', 3),
-  width: envInt('BENCH_SCALE_WIDTH', 8),
-  warmupTurns: quick ? 5 : 20,
-  approvals: envInt('BENCH_SCALE_APPROVALS', quick ? 100 : 1_000),
-  approvalWarmupTurns: quick ? 5 : 20,
-  inFlight: envInt('BENCH_SCALE_IN_FLIGHT', 50),
-  plateauMs: quick ? 1_000 : 3_000,
-  /** BENCH_SCALE_WORKFLOWS_IN_MAIN_THREAD=1: a diagnosis (heap figures then include the workflows), not a measurement. */
-  workflowsInMainThread: process.env.BENCH_SCALE_WORKFLOWS_IN_MAIN_THREAD === '1',
-  /** The turn workers' activity slots (unset: the SDK's 100); the floor's stay the SDK's. */
-  activityTaskSlots: process.env.BENCH_SCALE_ACTIVITY_SLOTS
-    ? envInt('BENCH_SCALE_ACTIVITY_SLOTS', 100)
-    : null,
-};
-const parts = new Set(
-  (process.env.BENCH_SCALE_PARTS ?? 'throughput,approvals').split(',').map((part) => part.trim()),
-);
-/** A run of other sizes or parts than the full one does not overwrite its report. */
-const partial =
-  quick ||
-  Object.keys(process.env).some(
-    (name) => name.startsWith('BENCH_SCALE_') && name !== 'BENCH_SCALE_ACTIVITY_SLOTS',
-  );
-
+const TURNS = envInt('BENCH_SCALE_TURNS', quick ? 20 : 200);
+const RUNS = envInt('BENCH_SCALE_ROUNDS', quick ? 1 : 3);
+const RESPONSES = 3;
+const WIDTH = 8;
+const WARMUP_TURNS = quick ? 5 : 20;
+const CALLS_PER_TURN = RESPONSES * WIDTH;
 const TURN_QUEUE = 'scale-turns';
 const FLOOR_QUEUE = 'scale-floor';
-const APPROVAL_QUEUE = 'scale-approvals';
 
-/** Everything started here, stopped in reverse order on the way out (also on failure or a signal). */
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanUp(): Promise<void> {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch((e: unknown) => log(String(e)));
+type Kind = 'ours' | 'floor';
+
+let seq = 0;
+/** Starts `count` workflows of the kind together and waits for every one; returns their check. */
+async function launch(client: TurnClient, kind: Kind, count: number): Promise<() => void> {
+  const ids = Array.from({ length: count }, () => `${kind}-${++seq}`);
+  if (kind === 'ours') {
+    const handles = await Promise.all(
+      ids.map((turnId) => client.start({ turnId, input: 'go', model: 'waves' })),
+    );
+    const results = await Promise.all(handles.map((h) => h.result()));
+    return () => verifyTurns(results, ids, { calls: CALLS_PER_TURN, responses: RESPONSES + 1 });
+  }
+  const handles = await Promise.all(
+    ids.map((workflowId) =>
+      client.client.workflow.start<typeof waveFloorWorkflow>('waveFloorWorkflow', {
+        workflowId,
+        taskQueue: FLOOR_QUEUE,
+        args: [RESPONSES, WIDTH],
+      }),
+    ),
+  );
+  const answers = await Promise.all(handles.map((h) => h.result()));
+  return () =>
+    check(
+      answers.every((ok) => ok === CALLS_PER_TURN),
+      `floor: every workflow's ${CALLS_PER_TURN} calls answered ok`,
+    );
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    log(`${signal}: stopping`);
-    void cleanUp().then(() => process.exit(130));
+
+async function measure(temporal: BenchTemporal, dir: string, workers: WorkerProcess[]) {
+  // Bundled here, once: the worker processes load the code and never run a bundler.
+  const turnBundle = join(dir, 'turn-workflows.js');
+  await buildTurnWorkflowBundle({ outFile: turnBundle });
+  const floorBundle = join(dir, 'wave-floor.js');
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./wave-floor-workflow'),
+    logger: quietLogger,
+  });
+  await writeFile(floorBundle, code);
+  const common = { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_NAMESPACE: temporal.namespace };
+  const worker: Record<Kind, WorkerProcess> = {
+    ours: await startBenchWorker(
+      'turn worker',
+      {
+        ...common,
+        BENCH_TASK_QUEUE: TURN_QUEUE,
+        BENCH_SCRIPTS: JSON.stringify({ waves: noopSteps(Array.from({ length: RESPONSES }, () => WIDTH)) }),
+        BENCH_WORKFLOW_BUNDLE: turnBundle,
+        BENCH_LEAN: '1',
+      },
+      log,
+    ),
+    floor: await startBenchWorker(
+      'floor worker',
+      {
+        ...common,
+        BENCH_WORKER_KIND: 'floor',
+        BENCH_TASK_QUEUE: FLOOR_QUEUE,
+        BENCH_WORKFLOW_BUNDLE: floorBundle,
+      },
+      log,
+    ),
+  };
+  workers.push(worker.ours, worker.floor);
+  const pid = (kind: Kind) => worker[kind].pid ?? 0;
+  const client = new TurnClient({
+    connection: temporal.connection,
+    namespace: temporal.namespace,
+    taskQueue: TURN_QUEUE,
+    encryption: false,
   });
 
-async function withWorker<T>(
-  start: () => Promise<ScaleWorkerProcess>,
-  use: (worker: ScaleWorkerProcess) => Promise<T>,
-): Promise<T> {
-  const worker = await start();
-  cleanups.push(() => worker.stop());
-  try {
-    return await use(worker);
-  } finally {
-    await worker.stop();
-  }
-}
+  log(`warm-up, ${WARMUP_TURNS} of each`);
+  for (const kind of ['ours', 'floor'] as const) (await launch(client, kind, WARMUP_TURNS))();
+  await serverSettled(temporal.serverPid, { belowCores: 0.1 });
+  const idle = { ours: await restingRss(pid('ours')), floor: await restingRss(pid('floor')) };
 
-/**
- * A part's report, or why it failed: a failed verification gives no numbers, and the other part
- * (its own worker process and task queue) still runs. The process exits non-zero.
- */
-async function part<T>(name: string, run: () => Promise<T>): Promise<T | { failure: string }> {
-  try {
-    return await run();
-  } catch (error) {
-    process.exitCode = 1;
-    log(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-    return { failure: error instanceof Error ? error.message : String(error) };
+  const runs: Record<Kind, { wallMs: number; peakBytes: number }[]> = { ours: [], floor: [] };
+  for (let r = 0; r < RUNS; r++) {
+    for (const kind of r % 2 === 0 ? (['floor', 'ours'] as const) : (['ours', 'floor'] as const)) {
+      await serverSettled(temporal.serverPid, { belowCores: 0.1 });
+      const rss = sampleRss(pid(kind));
+      const started = performance.now();
+      const verify = await launch(client, kind, TURNS);
+      const wallMs = performance.now() - started;
+      const { peakBytes } = rss.stop();
+      verify();
+      runs[kind].push({ wallMs, peakBytes });
+      log(`round ${r + 1}/${RUNS} ${kind}: ${wallMs.toFixed(0)} ms, peak RSS ${mib(peakBytes)} MiB`);
+    }
   }
+  const report = (kind: Kind) => {
+    const wall = summarize(runs[kind].map((run) => run.wallMs));
+    const peak = median(runs[kind].map((run) => run.peakBytes));
+    return {
+      wallMs: sampleMs(wall),
+      toolCallsPerSecond: round((TURNS * CALLS_PER_TURN) / (wall.medianMs / 1_000), 1),
+      rss: {
+        idleAfterWarmupMiB: mib(idle[kind]),
+        peakMiB: mib(peak),
+        perOpenTurnKiB: kib((peak - idle[kind]) / TURNS),
+      },
+      settings: worker[kind].ready.settings,
+    };
+  };
+  const ours = report('ours');
+  const floor = report('floor');
+  return {
+    turns: TURNS,
+    turn: `${RESPONSES} responses × ${WIDTH} concurrency-safe no-op calls, then text; dispatch defaults (parallel, maxConcurrency 8)`,
+    floorWorkflow: `bench/wave-floor-workflow.ts: ${RESPONSES} × (a no-op "model" activity, then ${WIDTH} no-op activities at once), then a last "model" activity; a plain Worker (SDK defaults)`,
+    method:
+      'all workflows of a run started together, timed to the last result; ours and the floor alternate in each round (floor first in odd rounds), server settled before each; RSS of the worker process sampled from /proc every 100 ms; per open turn = (median peak − idle RSS after warm-up) / turns; every turn verified (completed, every output ok)',
+    warmupTurnsEach: WARMUP_TURNS,
+    runs: RUNS,
+    ours,
+    floor,
+    /** Paired within each round, so a slow spell of the machine hits both sides of the ratio. */
+    oursOverFloorRate: round(
+      median(runs.ours.map((run, i) => (runs.floor[i]?.wallMs ?? Number.NaN) / run.wallMs)),
+    ),
+    oursOverFloorMemoryPerOpenTurn: round(ours.rss.perOpenTurnKiB / floor.rss.perOpenTurnKiB, 2),
+  };
 }
 
 async function main(): Promise<void> {
   const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
-  const load: Record<string, number[]> = { start: loadavg().map((l) => round(l, 2)) };
   const temporal = await openBenchTemporal(log);
-  cleanups.push(() => temporal.close());
+  const dir = await mkdtemp(join(tmpdir(), 'durable-turns-scale-'));
+  const workers: WorkerProcess[] = [];
   try {
-    // Bundled here, once: the worker processes load the code and never run a bundler.
-    const bundleDir = await mkdtemp(join(tmpdir(), 'durable-turns-scale-'));
-    cleanups.push(() => rm(bundleDir, { recursive: true, force: true }));
-    const turnBundle = join(bundleDir, 'turn-workflows.js');
-    await buildTurnWorkflowBundle({ outFile: turnBundle });
-    const floorBundle = join(bundleDir, 'wave-floor.js');
-    const { code } = await bundleWorkflowCode({
-      workflowsPath: require.resolve('./wave-floor-workflow'),
-      logger: { log() {}, trace() {}, debug() {}, info() {}, warn: log, error: log },
-    });
-    await writeFile(floorBundle, code);
-
-    const client = (taskQueue: string) =>
-      new TurnClient({
-        connection: temporal.connection,
-        namespace: temporal.namespace,
-        taskQueue,
-        encryption: false,
-      });
-    const base = {
-      address: temporal.address,
-      namespace: temporal.namespace,
-      rounds: settings.rounds,
-      width: settings.width,
-    };
-    const turnWorker = (taskQueue: string) => () =>
-      startScaleWorker(
-        {
-          ...base,
-          kind: 'turn',
-          taskQueue,
-          workflowBundlePath: turnBundle,
-          workflowsInMainThread: settings.workflowsInMainThread,
-          ...(settings.activityTaskSlots ? { activityTaskSlots: settings.activityTaskSlots } : {}),
-        },
-        log,
-      );
-    const floorWorker = () =>
-      startScaleWorker(
-        { ...base, kind: 'floor', taskQueue: FLOOR_QUEUE, workflowBundlePath: floorBundle },
-        log,
-      );
-
-    const throughput = parts.has('throughput')
-      ? await part('throughput', () =>
-          withWorker(turnWorker(TURN_QUEUE), (ours) =>
-            withWorker(floorWorker, async (floor) => ({
-              workers: { turn: ours.settings, floor: floor.settings },
-              ...(await measureThroughput({
-                temporal,
-                client: client(TURN_QUEUE),
-                turnWorker: ours,
-                floorWorker: floor,
-                floorQueue: FLOOR_QUEUE,
-                turns: settings.turns,
-                rounds: settings.rounds,
-                width: settings.width,
-                runs: settings.runs,
-                warmupTurns: settings.warmupTurns,
-                log,
-              })),
-            })),
-          ),
-        )
-      : undefined;
-    load.afterThroughput = loadavg().map((l) => round(l, 2));
-
-    // A fresh worker process: its idle RSS is not the high-water mark part A left.
-    const approvals = parts.has('approvals')
-      ? await part('approvals', () =>
-          withWorker(turnWorker(APPROVAL_QUEUE), async (worker) => ({
-            worker: worker.settings,
-            ...(await measureApprovals({
-              temporal,
-              client: client(APPROVAL_QUEUE),
-              worker,
-              taskQueue: APPROVAL_QUEUE,
-              turns: settings.approvals,
-              warmupTurns: settings.approvalWarmupTurns,
-              inFlight: settings.inFlight,
-              plateauMs: settings.plateauMs,
-              log,
-            })),
-          })),
-        )
-      : undefined;
-    load.afterApprovals = loadavg().map((l) => round(l, 2));
-
+    const throughput = await measure(temporal, dir, workers);
+    const partial = quick || Object.keys(process.env).some((name) => name.startsWith('BENCH_SCALE_'));
     await writeReport(partial ? 'scale.partial.json' : 'scale.json', {
       benchmark: 'scale',
       quick,
-      settings,
       machine: machineInfo(loadBefore),
-      /** 1-, 5- and 15-minute load averages at the start and after each part. */
-      loadAverages: load,
       temporal: {
         server: `temporal server start-dev (embedded), headless, started by this run; its SQLite file on ${temporal.stateMedium}`,
         serverSettings: temporal.serverSettings,
-        serverStartMs: round(temporal.serverStartMs, 0),
       },
       workers:
-        'each worker in a child process of its own (node --import tsx bench/scale-worker.ts), loading a bundle built by the parent; turn worker: createTurnWorker defaults except fleetHealth, tracing and encryption off; floor: Worker.create defaults; both with the Temporal runtime Prometheus exporter on (for sticky cache metrics)',
+        'each worker in a child process of its own (node --import tsx bench/worker-child.ts), loading a bundle built by the parent; turn worker: createTurnWorker defaults except fleetHealth, tracing and encryption off; floor: Worker.create defaults',
       throughput,
-      approvals,
       benchDurationS: round((performance.now() - started) / 1_000, 1),
     });
   } finally {
-    await cleanUp();
+    await Promise.all(workers.map((w) => w.stop()));
+    await rm(dir, { recursive: true, force: true });
+    await temporal.close();
   }
 }
 

@@ -6,18 +6,16 @@
  * Temporal (a dev server this script starts, one worker in this process), plus, on Temporal, the
  * latency from a call's arguments completing in the stream to the tool starting.
  *
- * Prints one JSON object to stdout (progress on stderr) and writes it to bench/results/streaming.json.
+ * Targets: mid-stream launch saves ≥ 200 ms of the ideal 300 on both; on Temporal a call's tool
+ * starts within 50 ms (median) of its arguments completing.
  *
- *   npx tsx bench/streaming.ts            (BENCH_QUICK=1 for a fast smoke run)
+ *   npm run bench:streaming → bench/results/streaming.json (BENCH_QUICK=1 for a smoke run)
  */
 
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
 import {
   defineTool,
   InProcessExecutor,
-  type ScriptedModel,
   type ScriptedPart,
   scriptedModel,
   type TurnModel,
@@ -27,11 +25,22 @@ import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
 import { percentile, StreamClock, ToolClock } from './clocks';
-import { check, machineInfo, measureInterleaved, round, sampleMs, summarize, type Trial } from './measure';
+import {
+  check,
+  logger,
+  machineInfo,
+  measureRounds,
+  round,
+  runBench,
+  sampleMs,
+  summarize,
+  type Trial,
+  writeReport,
+} from './measure';
 import { openBenchTemporal, startWorker } from './temporal-env';
 
 const quick = process.env.BENCH_QUICK === '1';
-const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+const log = logger('bench');
 
 const TASK_QUEUE = 'bench-streaming';
 const TOOL_MS = 500;
@@ -107,8 +116,6 @@ const clocked: Record<Variant, TurnModel> = {
 interface TurnTimes {
   /** The last tool's end, from the start of the model stream. */
   toolPhaseEndMs: number;
-  /** The end of the model stream (its last part read), from its start. */
-  streamEndMs: number;
   /** Per call: its tool's start minus the moment the model yielded its arguments. */
   launchLatencyMs: number[];
 }
@@ -125,11 +132,7 @@ function turnTimes(turnId: string): TurnTimes {
     launchLatencyMs.push(tool.startedAt - yielded);
     lastEnd = Math.max(lastEnd, tool.endedAt);
   }
-  return {
-    toolPhaseEndMs: lastEnd - stream.startedAt,
-    streamEndMs: stream.endedAt - stream.startedAt,
-    launchLatencyMs,
-  };
+  return { toolPhaseEndMs: lastEnd - stream.startedAt, launchLatencyMs };
 }
 
 function verifyResult(turnId: string, result: TurnResult | undefined): void {
@@ -148,27 +151,16 @@ type TrialName = `${Executor}_${Variant}`;
 let turnSeq = 0;
 
 async function main(): Promise<void> {
-  const started = performance.now();
   const loadBefore = loadavg()[0] ?? 0;
   const warmup = quick ? 1 : 2;
   const runs = quick ? 3 : 12;
-
-  const executors: Record<Variant, InProcessExecutor> = {
-    midStream: new InProcessExecutor({
-      tools: [slow],
-      model: clocked.midStream,
-      dispatch: { mode: 'parallel' },
-    }),
-    atStreamEnd: new InProcessExecutor({
-      tools: [slow],
-      model: clocked.atStreamEnd,
-      dispatch: { mode: 'parallel' },
-    }),
-  };
+  const executor = (variant: Variant) =>
+    new InProcessExecutor({ tools: [slow], model: clocked[variant], dispatch: { mode: 'parallel' } });
+  const executors = { midStream: executor('midStream'), atStreamEnd: executor('atStreamEnd') };
 
   const temporal = await openBenchTemporal(log);
-  let failure: unknown;
-  let report: Record<string, unknown> = {};
+  /** Per trial name, the times of each run (warm-up runs included, dropped below). */
+  const times = new Map<TrialName, TurnTimes[]>();
   try {
     const worker = await createTurnWorker({
       connection: temporal.native,
@@ -183,37 +175,29 @@ async function main(): Promise<void> {
       namespace: temporal.namespace,
       taskQueue: TASK_QUEUE,
     });
-    /** Per trial name, the times of each run (warm-up runs included, dropped below). */
-    const times = new Map<TrialName, TurnTimes[]>();
-    const trial = (executor: Executor, variant: Variant) => (): Trial => {
-      const name: TrialName = `${executor}_${variant}`;
+    const trial = (on: Executor, variant: Variant) => (): Trial => {
+      const name: TrialName = `${on}_${variant}`;
       const turnId = `${name}-${++turnSeq}`;
-      const model: ScriptedModel = scripted[variant];
-      model.requests.splice(0);
+      scripted[variant].requests.splice(0);
       let result: TurnResult | undefined;
       return {
         run: async () => {
-          if (executor === 'inProcess') {
-            result = await executors[variant].runTurn({ turnId, input: 'go' });
-          } else {
-            const handle = await client.start({
-              turnId,
-              input: 'go',
-              model: variant,
-              dispatch: { mode: 'parallel' },
-            });
-            result = await handle.result();
-          }
+          result =
+            on === 'inProcess'
+              ? await executors[variant].runTurn({ turnId, input: 'go' })
+              : await (
+                  await client.start({ turnId, input: 'go', model: variant, dispatch: { mode: 'parallel' } })
+                ).result();
         },
         verify: () => {
           verifyResult(turnId, result);
-          model.assertConsumed(turnId);
+          scripted[variant].assertConsumed(turnId);
           times.set(name, [...(times.get(name) ?? []), turnTimes(turnId)]);
         },
       };
     };
     try {
-      await measureInterleaved({
+      await measureRounds({
         trials: {
           inProcess_midStream: trial('inProcess', 'midStream'),
           inProcess_atStreamEnd: trial('inProcess', 'atStreamEnd'),
@@ -227,124 +211,74 @@ async function main(): Promise<void> {
     } finally {
       await running.stop();
     }
-
-    const measured = (name: TrialName) => (times.get(name) ?? []).slice(warmup);
-    const variantReport = (name: TrialName) => {
-      const runsOf = measured(name);
-      return {
-        toolPhaseEndMs: sampleMs(summarize(runsOf.map((t) => t.toolPhaseEndMs))),
-        streamEndMs: sampleMs(summarize(runsOf.map((t) => t.streamEndMs))),
-      };
-    };
-    const latency = (name: TrialName) => {
-      const values = measured(name).flatMap((t) => t.launchLatencyMs);
-      return {
-        calls: values.length,
-        medianMs: round(percentile(values, 50)),
-        p95Ms: round(percentile(values, 95)),
-        meanMs: round(values.reduce((a, b) => a + b, 0) / values.length),
-        minMs: round(Math.min(...values)),
-        maxMs: round(Math.max(...values)),
-        /** Per call position (a at 100 ms, b at 400 ms, c at 700 ms): median. */
-        medianByCallMs: Object.fromEntries(
-          CALL_IDS.map((id, i) => [
-            id,
-            round(
-              percentile(
-                measured(name).map((t) => t.launchLatencyMs[i]!),
-                50,
-              ),
-            ),
-          ]),
-        ),
-      };
-    };
-    const executorReport = (executor: Executor) => {
-      const mid = variantReport(`${executor}_midStream`);
-      const end = variantReport(`${executor}_atStreamEnd`);
-      const savedMs = end.toolPhaseEndMs.median - mid.toolPhaseEndMs.median;
-      return {
-        midStream: mid,
-        atStreamEnd: end,
-        savedMs: round(savedMs),
-        /** Mid-stream launch's tool phase over the ideal 1,200 ms. */
-        midStreamOverIdeal: round(mid.toolPhaseEndMs.median / EXPECTED.midStreamMs),
-        meetsExpectation: savedMs >= MIN_SAVING_MS,
-      };
-    };
-    const temporalLatency = latency('temporal_midStream');
-    check(
-      temporalLatency.calls >= MIN_LATENCY_SAMPLES || quick,
-      `${temporalLatency.calls} latency samples, need ${MIN_LATENCY_SAMPLES}`,
-    );
-    const inProcess = executorReport('inProcess');
-    const onTemporal = executorReport('temporal');
-    report = {
-      script: {
-        callsCompleteAtMs: CALLS_AT,
-        streamEndsAtMs: STREAM_END_AT,
-        toolMs: TOOL_MS,
-        atStreamEndVariant:
-          'the same three calls, all complete at 1,000 ms (delivered with the end of the stream)',
-        dispatch: 'parallel (default maxConcurrency 8), tools concurrency-safe',
-      },
-      method:
-        'tool phase end = last tool end (timestamped in execute) minus the first read of the model stream (wrapped model), medians over interleaved runs after warm-up; launch latency = tool start minus the moment the model yielded that tool-call part',
-      expected: EXPECTED,
-      minSavingMs: MIN_SAVING_MS,
-      inProcess,
-      temporal: onTemporal,
-      launchLatency: {
-        temporal: {
-          ...temporalLatency,
-          targetMedianMs: LATENCY_TARGET_MEDIAN_MS,
-          meetsTarget: temporalLatency.medianMs <= LATENCY_TARGET_MEDIAN_MS,
-        },
-        inProcess: latency('inProcess_midStream'),
-        /** On Temporal when all three calls arrive together at the end of the stream. */
-        temporalAtStreamEnd: latency('temporal_atStreamEnd'),
-      },
-      meetsTargets: {
-        inProcessSaving: inProcess.meetsExpectation,
-        temporalSaving: onTemporal.meetsExpectation,
-        temporalLaunchLatency: temporalLatency.medianMs <= LATENCY_TARGET_MEDIAN_MS,
-      },
-    };
-  } catch (error) {
-    failure = error;
-    log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   } finally {
     await temporal.close();
   }
 
-  const full = {
+  const measured = (name: TrialName) => (times.get(name) ?? []).slice(warmup);
+  const phaseEnd = (name: TrialName) => sampleMs(summarize(measured(name).map((t) => t.toolPhaseEndMs)));
+  const latency = (name: TrialName) => {
+    const values = measured(name).flatMap((t) => t.launchLatencyMs);
+    return {
+      calls: values.length,
+      medianMs: round(percentile(values, 50)),
+      p95Ms: round(percentile(values, 95)),
+    };
+  };
+  const executorReport = (on: Executor) => {
+    const mid = phaseEnd(`${on}_midStream`);
+    const end = phaseEnd(`${on}_atStreamEnd`);
+    const savedMs = end.median - mid.median;
+    return {
+      toolPhaseEndMs: { midStream: mid, atStreamEnd: end },
+      savedMs: round(savedMs),
+      /** Mid-stream launch's tool phase over the ideal 1,200 ms. */
+      midStreamOverIdeal: round(mid.median / EXPECTED.midStreamMs),
+      meetsTarget: savedMs >= MIN_SAVING_MS,
+    };
+  };
+  const temporalLatency = latency('temporal_midStream');
+  check(
+    temporalLatency.calls >= MIN_LATENCY_SAMPLES || quick,
+    `${temporalLatency.calls} latency samples, need ${MIN_LATENCY_SAMPLES}`,
+  );
+  const inProcess = executorReport('inProcess');
+  const onTemporal = executorReport('temporal');
+  await writeReport(quick ? 'streaming.partial.json' : 'streaming.json', {
     machine: machineInfo(loadBefore),
-    temporal: {
-      server:
-        'temporal server start-dev (embedded, SQLite file in a temp dir), headless, started by this run',
-      serverStartMs: round(temporal.serverStartMs, 0),
-      worker: 'one createTurnWorker in the bench process (defaults)',
-    },
+    setup:
+      'temporal server start-dev (embedded, throwaway state), headless, started by this run; one createTurnWorker in the bench process (defaults)',
     quick,
     warmup,
     runs,
-    ...(failure === undefined
-      ? {}
-      : { failure: failure instanceof Error ? failure.message : String(failure) }),
-    ...report,
-    benchDurationMs: round(performance.now() - started, 0),
-  };
-  const json = JSON.stringify(full, null, 2);
-  const dir = join(__dirname, 'results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, quick ? 'streaming.partial.json' : 'streaming.json');
-  writeFileSync(file, `${json}\n`);
-  process.stdout.write(`${json}\n`);
-  log(`done in ${(full.benchDurationMs / 1000).toFixed(1)} s; written to ${file}`);
-  if (failure !== undefined) process.exitCode = 1;
+    script: {
+      callsCompleteAtMs: CALLS_AT,
+      streamEndsAtMs: STREAM_END_AT,
+      toolMs: TOOL_MS,
+      atStreamEndVariant:
+        'the same three calls, all complete at 1,000 ms (delivered with the end of the stream)',
+      dispatch: 'parallel (default maxConcurrency 8), tools concurrency-safe',
+    },
+    method:
+      'tool phase end = last tool end (timestamped in execute) minus the first read of the model stream (wrapped model), medians over interleaved runs after warm-up; launch latency = tool start minus the moment the model yielded that tool-call part',
+    expected: EXPECTED,
+    minSavingMs: MIN_SAVING_MS,
+    inProcess,
+    temporal: onTemporal,
+    launchLatency: {
+      temporal: {
+        ...temporalLatency,
+        targetMedianMs: LATENCY_TARGET_MEDIAN_MS,
+        meetsTarget: temporalLatency.medianMs <= LATENCY_TARGET_MEDIAN_MS,
+      },
+      inProcess: latency('inProcess_midStream'),
+    },
+    meetsTargets: {
+      inProcessSaving: inProcess.meetsTarget,
+      temporalSaving: onTemporal.meetsTarget,
+      temporalLaunchLatency: temporalLatency.medianMs <= LATENCY_TARGET_MEDIAN_MS,
+    },
+  });
 }
 
-main().catch((error: unknown) => {
-  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-});
+runBench(main);

@@ -8,11 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal, fastQueueReaderConfig } from 'durable-turns/devserver';
+import type { HistoryEvent } from '../test/support/history-events';
 import { throwawayStateRoot } from '../test/support/throwaway-dir';
-import { CLOCK_TICKS, processCpuSeconds } from './proc-stats';
 
 /**
  * Where the throwaway server keeps its SQLite file: tmpfs where there is one (see
@@ -124,69 +124,53 @@ export async function serverSettled(
   }
 }
 
-/**
- * CPU seconds the whole machine has spent busy so far (every core: user, nice, system, irq,
- * softirq, steal), from /proc/stat; undefined elsewhere.
- */
-function machineBusySeconds(): number | undefined {
+/** CPU seconds (user + system) a process has used so far, from /proc (10 ms ticks); undefined elsewhere. */
+export function processCpuSeconds(pid: number): number | undefined {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '';
-    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = line
-      .trim()
-      .split(/\s+/)
-      .slice(1)
-      .map(Number);
-    const busy = [user, nice, system, irq, softirq, steal].reduce<number>((a, b) => a + (b ?? 0), 0);
-    return Number.isFinite(busy) ? busy / CLOCK_TICKS : undefined;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces) start at field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return undefined;
   }
 }
 
-const perCore = (cpuS: number | undefined, wallS: number) =>
-  cpuS === undefined ? null : Math.round((cpuS / wallS) * 100) / 100;
+/** An event's time on the server's clock, in ms. */
+export function eventTimeMs(event: HistoryEvent | undefined): number {
+  const t = event?.eventTime;
+  return t ? Number(t.seconds ?? 0) * 1_000 + (t.nanos ?? 0) / 1e6 : Number.NaN;
+}
 
-/**
- * How many cores this process (worker, client, bench), the dev server and everything else on the
- * machine kept busy between `start` and `stop`: CPU seconds over wall seconds. `otherCores` is
- * load the benchmark did not make; on a shared machine it says which runs were disturbed. With
- * `workerPid` (a worker in a child process) that process is counted apart, not as "other".
- */
-export function cpuMeter(serverPid: number | undefined, workerPid?: number) {
-  const started = performance.now();
-  const ownStart = process.cpuUsage();
-  const serverStart = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
-  const workerStart = workerPid === undefined ? undefined : processCpuSeconds(workerPid);
-  const machineStart = machineBusySeconds();
-  return {
-    stop: () => {
-      const wallS = (performance.now() - started) / 1_000;
-      const own = process.cpuUsage(ownStart);
-      const serverEnd = serverPid === undefined ? undefined : processCpuSeconds(serverPid);
-      const workerEnd = workerPid === undefined ? undefined : processCpuSeconds(workerPid);
-      const machineEnd = machineBusySeconds();
-      const serverS =
-        serverStart === undefined || serverEnd === undefined ? undefined : serverEnd - serverStart;
-      const workerS =
-        workerStart === undefined || workerEnd === undefined ? undefined : workerEnd - workerStart;
-      const benchS = (own.user + own.system) / 1e6;
-      const otherS =
-        machineStart === undefined ||
-        machineEnd === undefined ||
-        serverS === undefined ||
-        (workerPid !== undefined && workerS === undefined)
-          ? undefined
-          : Math.max(0, machineEnd - machineStart - benchS - serverS - (workerS ?? 0));
-      return {
-        wallS: Math.round(wallS * 1_000) / 1_000,
-        benchCpuS: Math.round(benchS * 1_000) / 1_000,
-        /** /proc counts in 10 ms ticks. */
-        serverCpuS: serverS === undefined ? null : Math.round(serverS * 100) / 100,
-        benchProcessCores: perCore(benchS, wallS),
-        serverCores: perCore(serverS, wallS),
-        ...(workerPid === undefined ? {} : { workerCores: perCore(workerS, wallS) }),
-        otherCores: perCore(otherS, wallS),
-      };
+export const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+let floorBundle: ReturnType<typeof bundleWorkflowCode> | undefined;
+/** The hand-written floors (bench/floor-workflow.ts), bundled once per process. */
+export const floorWorkflowBundle = () =>
+  (floorBundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('./floor-workflow'),
+    logger: quietLogger,
+  }));
+
+/** A plain worker running the floors until `stop`; `calls()` counts its no-op activity's runs. */
+export async function startFloorWorker(
+  bench: BenchTemporal,
+  taskQueue: string,
+  options: Partial<WorkerOptions> = {},
+) {
+  let calls = 0;
+  const worker = await Worker.create({
+    connection: bench.native,
+    namespace: bench.namespace,
+    taskQueue,
+    workflowBundle: await floorWorkflowBundle(),
+    activities: {
+      floorNoop: async () => {
+        calls += 1;
+        return 'ok';
+      },
     },
-  };
+    ...options,
+  });
+  return { ...startWorker(worker), calls: () => calls };
 }

@@ -35,7 +35,7 @@ const noEvents: TimedEvent[] = Object.freeze([]) as unknown as TimedEvent[];
  * ended by `end` (their `onEnding` and `onEnd`).
  *
  * Positional constructor, unlike the house style: it runs once per tool call, on the path
- * bench/tracing-overhead.ts measures.
+ * bench/in-process.ts measures (`observability`).
  */
 export class ChildSpan implements Span {
   // What every such span has the same of is on the prototype (set below), not in each span.

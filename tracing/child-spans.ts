@@ -17,7 +17,7 @@ import { type ChildSpan, childSpanClass } from './child-span';
  * once per tool call (`execute_tool`). Through the Tracer (a sampler call, span metrics, attribute
  * sanitising, two validating regexes, a span object of 30 fields, three clock reads) a quick
  * tool's call cost ~5 µs of CPU more traced than not, about as much as the rest of its dispatch;
- * these cost ~1.7 µs (bench/tracing-overhead.ts). They go to the same processors, with the same
+ * these cost ~1.7 µs (measured 2026-12-01). They go to the same processors, with the same
  * resource and scope, as the Tracer's would.
  *
  * Only where that changes nothing: a child of a valid parent whose sampler is the default

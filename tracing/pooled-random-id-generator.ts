@@ -9,7 +9,7 @@ const POOL_BYTES = 16_384;
  * Trace and span ids from the operating system's CSPRNG, drawn a pool at a time and hex-encoded in
  * one call: an id is then a slice of that string. The SDK's RandomIdGenerator calls Math.random per
  * four bytes and hex-encodes every id on its own, about 1.2 µs a span — more than the rest of a
- * span, and on every tool call (bench/tracing-overhead.ts). The ids are also unpredictable, which
+ * span, and on every tool call (measured 2026-12-01). The ids are also unpredictable, which
  * Math.random's are not.
  */
 export class PooledRandomIdGenerator implements IdGenerator {
@@ -27,7 +27,7 @@ export class PooledRandomIdGenerator implements IdGenerator {
     return id === INVALID_SPANID ? this.generateSpanId() : id;
   }
 
-  /** Positional: once per span, on the path bench/tracing-overhead.ts measures. */
+  /** Positional: once per span, on the path bench/in-process.ts measures. */
   private take(chars: number): string {
     if (this.at + chars > this.hex.length) {
       this.hex = randomFillSync(Buffer.allocUnsafe(POOL_BYTES)).toString('hex');

@@ -11,7 +11,7 @@ import { childSpansOf, type TurnTracing } from './turn-tracing';
  *
  * The span is a child of `parent` (default: the active context) but is not made active itself:
  * on Node 20 running code in a context turns on promise hooks that slow every await of the turn,
- * which for quick tools would cost more than the span (bench/tracing-overhead.ts). For the same
+ * which for quick tools would cost more than the span (measured 2026-12-01). For the same
  * reason it is made by ChildSpans where it can be, and the attempt's promise gets one `then`, no
  * async function around it.
  */

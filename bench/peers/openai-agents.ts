@@ -13,14 +13,8 @@ import {
 } from '@openai/agents';
 import { z } from 'zod';
 import { check, type Trial } from '../measure';
-import { ExecutionCounter, NOOP_RESULT } from '../noop-tool';
-import {
-  PEER_FINAL_TEXT,
-  PEER_INPUT,
-  PEER_MODEL_RESPONSES,
-  PEER_TOOL_CALLS,
-  peerBatches,
-} from './peer-script';
+import { ExecutionCounter, NOOP_RESULT } from '../noop';
+import { PEER_FINAL_TEXT, PEER_INPUT, PEER_MODEL_RESPONSES, PEER_TOOL_CALLS, peerBatches } from './script';
 
 setTracingDisabled(true);
 const runner = new Runner({ tracingDisabled: true });

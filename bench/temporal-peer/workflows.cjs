@@ -11,32 +11,29 @@ const { z } = require('zod');
 const { wait, noop } = proxyActivities({ startToCloseTimeout: '1 minute' });
 
 /**
- * `sampleForm`: `execute: wait`, exactly as the sample passes `getWeather` — the AI SDK then hands
- * the activity its second argument too (toolCallId, the whole message list, …), which lands in
- * every tool's ActivityTaskScheduled. Off (the default, what the timed runs use): `execute` passes
- * the input only, the form that does not handicap the peer.
+ * `execute` passes the input only. The sample's `execute: getWeather` form would also hand each
+ * activity the AI SDK's options (toolCallId, the whole message list) into its history event.
  */
-function tools(sampleForm) {
-  const run = (activity) => (sampleForm ? activity : (input) => activity(input));
+function tools() {
   return {
     wait: tool({
       description: 'Waits the given milliseconds, then answers.',
       inputSchema: z.object({ ms: z.number(), i: z.number() }),
-      execute: run(wait),
+      execute: (input) => wait(input),
     }),
     noop: tool({
       description: 'Does nothing and answers "ok".',
       inputSchema: z.object({ i: z.number() }),
-      execute: run(noop),
+      execute: (input) => noop(input),
     }),
   };
 }
 
-async function peerTurn({ model, prompt, maxSteps, sampleForm = false }) {
+async function peerTurn({ model, prompt, maxSteps }) {
   const result = await generateText({
     model: temporalProvider.languageModel(model),
     prompt,
-    tools: tools(sampleForm),
+    tools: tools(),
     stopWhen: stepCountIs(maxSteps),
   });
   return {

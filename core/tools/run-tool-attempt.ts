@@ -106,7 +106,7 @@ export async function runToolAttempt(
     if (told) {
       told = false;
       // Spelled out, not spread from a pre event: the spread (with an optional key) cost ~3 µs an
-      // attempt, which every host with an observer paid (bench/metrics-overhead.ts). One literal
+      // attempt, which every host with an observer paid (bench/in-process.ts, `metrics`). One literal
       // for each shape, so that no event changes shape after it is made.
       const postEvent: ToolPostEvent =
         'resultHash' in final

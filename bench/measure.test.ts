@@ -1,4 +1,4 @@
-import { medianInterval } from './median-interval';
+import { medianInterval } from './measure';
 
 describe('medianInterval', () => {
   test('a sample with no spread has an interval of width zero at its value', () => {

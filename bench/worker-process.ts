@@ -4,6 +4,7 @@
  * says why; whatever happens, it dies with this process.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export interface WorkerProcess {
@@ -83,5 +84,17 @@ function readyLine(
       clearTimeout(timer);
       reject(new Error(`${label} exited (${code}) before it was ready`));
     });
+  });
+}
+
+/** bench/worker-child.ts in a process of its own, configured by `env` (see there). */
+export function startBenchWorker(label: string, env: Record<string, string>, log: (message: string) => void) {
+  return startWorkerProcess({
+    label,
+    command: process.execPath,
+    args: ['--import', 'tsx', join(__dirname, 'worker-child.ts')],
+    cwd: join(__dirname, '..'),
+    env: { ...process.env, ...env },
+    log,
   });
 }
