@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { DurableTurnsError } from '../errors/durable-turns-error';
+import { userMessageSchema } from '../schema/messages';
+import { type MessageReceipt, type SendArgs, sendArgsSchema } from './conversation-schema';
+
+/**
+ * A conversation's queue of turns, as plain data both hosts keep (the conversation workflow in its
+ * state and across continue-as-new, the in-process host in its journal) and change only through the
+ * functions below, which say what the host must do: start a turn, cancel one, hand a message to one.
+ * One turn runs at a time; what arrives meanwhile waits, steers or interrupts as its policy says.
+ */
+const waitingMessageSchema = z.object({
+  messageId: z.string(),
+  message: userMessageSchema,
+  /** Arrival order across the conversation: messages that end up in one turn keep it. */
+  seq: z.number().int().nonnegative(),
+});
+export type WaitingMessage = z.infer<typeof waitingMessageSchema>;
+
+const receiptRecordSchema = z.object({
+  messageId: z.string(),
+  status: z.enum(['started', 'waiting', 'steered', 'rejected', 'dropped']),
+  turnId: z.string().optional(),
+});
+
+export const conversationStateSchema = z.object({
+  conversationId: z.string(),
+  closed: z.boolean(),
+  /** Turns started so far; the next is number `turnCount + 1`. */
+  turnCount: z.number().int().nonnegative(),
+  /** Messages received so far (the next message's `seq`). */
+  received: z.number().int().nonnegative(),
+  running: z
+    .object({
+      turnId: z.string(),
+      /** An interrupt asked for its cancel: nothing more is handed to it. */
+      cancelling: z.boolean(),
+      /** Steers handed to it; those it had not recorded when it ended start the next turn. */
+      steers: z.array(waitingMessageSchema),
+    })
+    .optional(),
+  /** Messages that start the next turn together: interrupts, and steers that came too late. */
+  next: z.array(waitingMessageSchema),
+  /** Enqueued messages, a turn each, after `next`. */
+  queue: z.array(waitingMessageSchema),
+  /** Where the latest messages stand (at most `receiptLimit`, oldest first): a retried send is answered from here. */
+  receipts: z.array(receiptRecordSchema),
+});
+export type ConversationState = z.infer<typeof conversationStateSchema>;
+
+/**
+ * How many messages' receipts a conversation keeps to recognise a retried send. A retry comes
+ * seconds after its first try, not a thousand messages later; the bound keeps the state (carried
+ * across continue-as-new) small: ~100 bytes a receipt.
+ */
+export const receiptLimit = 1_000;
+
+export type ConversationAction =
+  | { kind: 'start-turn'; turnId: string; messages: WaitingMessage[] }
+  | { kind: 'cancel-turn'; turnId: string }
+  | { kind: 'steer'; turnId: string; message: WaitingMessage };
+
+export interface ConversationStep {
+  actions: ConversationAction[];
+}
+
+/** Sending to a closed conversation, or a `reject` while a turn runs: `code` says which. */
+export class ConversationRefusedError extends DurableTurnsError {
+  constructor(message: string, code: 'conversation-closed' | 'conversation-busy') {
+    super(message, { code });
+    this.name = 'ConversationRefusedError';
+  }
+}
+
+export function newConversation(conversationId: string): ConversationState {
+  return { conversationId, closed: false, turnCount: 0, received: 0, next: [], queue: [], receipts: [] };
+}
+
+/**
+ * Records a message and says what to do with it. A message id seen before (within `receiptLimit`)
+ * changes nothing: its receipt says where it stands now. A `reject` while a turn runs is recorded
+ * (so its retry is refused the same way) and returned as a `rejected` receipt.
+ * @throws ConversationRefusedError when the conversation is closed.
+ */
+export function sendMessage(
+  state: ConversationState,
+  args: SendArgs,
+): ConversationStep & { receipt: MessageReceipt; duplicate: boolean } {
+  const { messageId, message, policy } = sendArgsSchema.parse(args);
+  const seen = receiptOf(state, messageId);
+  if (seen) return { receipt: seen, duplicate: true, actions: [] };
+  if (state.closed)
+    throw new ConversationRefusedError(
+      `conversation ${state.conversationId} is closed: it takes no more messages`,
+      'conversation-closed',
+    );
+  const waiting: WaitingMessage = { messageId, message, seq: state.received };
+  state.received += 1;
+  const running = state.running;
+  const actions: ConversationAction[] = [];
+  if (!running) {
+    actions.push(startTurn(state, [waiting]));
+  } else if (policy === 'reject') {
+    record(state, { messageId, status: 'rejected', turnId: running.turnId });
+  } else if (policy === 'steer' && !running.cancelling) {
+    running.steers.push(waiting);
+    record(state, { messageId, status: 'steered', turnId: running.turnId });
+    actions.push({ kind: 'steer', turnId: running.turnId, message: waiting });
+  } else if (policy === 'enqueue') {
+    state.queue.push(waiting);
+    record(state, { messageId, status: 'waiting' });
+  } else {
+    // An interrupt, or a steer while the turn is being cancelled: the next turn is theirs.
+    state.next.push(waiting);
+    record(state, { messageId, status: 'waiting' });
+    if (policy === 'interrupt' && !running.cancelling) {
+      running.cancelling = true;
+      actions.push({ kind: 'cancel-turn', turnId: running.turnId });
+    }
+  }
+  return { receipt: receiptOf(state, messageId) as MessageReceipt, duplicate: false, actions };
+}
+
+/**
+ * The running turn ended (whatever its status). Steers it had not recorded (`recordedSteers` names
+ * those it had) join the next turn, then the next turn starts: `next` together, else the first of
+ * the queue. An end of a turn that is not the running one changes nothing.
+ */
+export function turnEnded(
+  state: ConversationState,
+  { turnId, recordedSteers }: { turnId: string; recordedSteers: readonly string[] },
+): ConversationStep {
+  const running = state.running;
+  if (running?.turnId !== turnId) return { actions: [] };
+  state.running = undefined;
+  const recorded = new Set(recordedSteers);
+  const late = running.steers.filter((steer) => !recorded.has(steer.messageId));
+  state.next = [...late, ...state.next].sort((a, b) => a.seq - b.seq);
+  for (const { messageId } of late) record(state, { messageId, status: 'waiting' });
+  if (state.closed) return { actions: [] };
+  if (state.next.length > 0) {
+    const messages = state.next;
+    state.next = [];
+    return { actions: [startTurn(state, messages)] };
+  }
+  const first = state.queue.shift();
+  return { actions: first ? [startTurn(state, [first])] : [] };
+}
+
+/**
+ * Closes the conversation: further sends are refused. Waiting messages are dropped (their receipts
+ * say so); the running turn, if any, goes on to its end.
+ */
+export function closeConversation(state: ConversationState): { dropped: string[] } {
+  state.closed = true;
+  const dropped = [...state.next, ...state.queue].map((m) => m.messageId);
+  state.next = [];
+  state.queue = [];
+  for (const messageId of dropped) record(state, { messageId, status: 'dropped' });
+  return { dropped };
+}
+
+/** Where a message stands, if the conversation still remembers it. */
+export function receiptOf(state: ConversationState, messageId: string): MessageReceipt | undefined {
+  const found = state.receipts.find((r) => r.messageId === messageId);
+  if (!found) return undefined;
+  const { status, turnId = '' } = found;
+  if (status === 'dropped') return { messageId, status };
+  if (status !== 'waiting') return { messageId, status, turnId };
+  // Turns ahead of a waiting message: the running one, the next one, and the queue before it.
+  const before = state.queue.findIndex((m) => m.messageId === messageId);
+  const ahead =
+    (state.running ? 1 : 0) + (before < 0 ? 0 : (state.next.length > 0 ? 1 : 0) + before);
+  return { messageId, status: 'queued', ahead: Math.max(ahead, 1) };
+}
+
+function startTurn(state: ConversationState, messages: WaitingMessage[]): ConversationAction {
+  state.turnCount += 1;
+  const turnId = `${state.conversationId}#${state.turnCount}`;
+  state.running = { turnId, cancelling: false, steers: [] };
+  for (const { messageId } of messages) record(state, { messageId, status: 'started', turnId });
+  return { kind: 'start-turn', turnId, messages };
+}
+
+function record(state: ConversationState, receipt: z.infer<typeof receiptRecordSchema>): void {
+  const index = state.receipts.findIndex((r) => r.messageId === receipt.messageId);
+  if (index >= 0) state.receipts[index] = receipt;
+  else state.receipts.push(receipt);
+  // The oldest settled receipts go first: a waiting message's receipt is its place in line.
+  while (state.receipts.length > receiptLimit) {
+    const settled = state.receipts.findIndex((r) => r.status !== 'waiting');
+    if (settled < 0) break;
+    state.receipts.splice(settled, 1);
+  }
+}
