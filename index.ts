@@ -7,6 +7,13 @@
  * rules both executors share, and they change between releases without notice.
  */
 
+// Conversations
+export {
+  ConversationRefusedError,
+  type ConversationState,
+  type MessageReceipt,
+  type SendPolicy,
+} from './core/conversation';
 export type { CallOutcome, TurnOutcome, TurnResult } from './core/engine/turn-outcome';
 export { transcriptProblems } from './core/engine/validate-transcript';
 // Models

@@ -14,6 +14,7 @@ import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
 import { CallHandOver } from './call-hand-over';
+import { EarlierTurns, readTurnMessages } from './earlier-turns';
 import { LiveText } from './live-text';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';
@@ -31,6 +32,8 @@ export function modelRequestActivity({
   deps: ActivityDeps;
   transcripts: TranscriptCache;
 }): (input: CallModelInput) => Promise<CallModelOutput> {
+  // A conversation's earlier turns, read once per worker (see EarlierTurns).
+  const earlierTurns = new EarlierTurns();
   return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
     const {
       turnId,
@@ -42,6 +45,7 @@ export function modelRequestActivity({
       continuationMode,
       continuation,
       context,
+      conversation,
     } = parseInput(callModelInputSchema, input, 'callModel');
     const refusal =
       continuationMode === 'since-receipt' ? deps.models.get(modelName)?.cannotContinue : undefined;
@@ -75,6 +79,11 @@ export function modelRequestActivity({
             idempotencyKey,
             maxArgumentBytes,
             continuation,
+            earlier: () =>
+              // A continued request's provider already holds what came before (the earlier turns too).
+              conversation && !continuation
+                ? earlierTurns.before({ ...conversation, read: (id) => readTurnMessages(ctx.client, id) })
+                : Promise.resolve([]),
             // A context sent with the request is as of its scheduling: a retry by Temporal (older
             // workflows) reuses the input after calls may have been handed over, so it reads.
             context: ctx.info.attempt === 1 ? context : undefined,
@@ -96,6 +105,7 @@ export function modelRequestActivity({
     idempotencyKey,
     maxArgumentBytes,
     continuation,
+    earlier,
     context,
     onRequest,
   }: {
@@ -108,6 +118,8 @@ export function modelRequestActivity({
     idempotencyKey: string | undefined;
     maxArgumentBytes: number | undefined;
     continuation: CallModelInput['continuation'];
+    /** The messages of the conversation's earlier turns, sent before the turn's own. */
+    earlier: () => Promise<Message[]>;
     context: CallModelInput['context'];
     /** Told the request's messages once they are read (for tracing). */
     onRequest: (messages: readonly Message[]) => void;
@@ -161,7 +173,8 @@ export function modelRequestActivity({
         modelRejectedType,
       );
     }
-    onRequest(request.messages);
+    const messages = [...(await earlier()), ...request.messages];
+    onRequest(messages);
     let handedOver = 0;
     // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
     // goes together); those that complete while an Update is in flight go together in the next.
@@ -181,7 +194,7 @@ export function modelRequestActivity({
         observers: deps.observers,
         turnId,
         responseIndex,
-        messages: request.messages,
+        messages,
         readFiles: deps.files.read,
         idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
         continuation,

@@ -5,6 +5,7 @@ export {
   turnSearchAttributes,
 } from '../contract/search-attributes';
 export type { CallView, TurnStateView } from '../core/engine/turn-state-view';
+export * from './conversation-client';
 export * from './fleet-health-client';
 export * from './fleet-health-view';
 export { renderFleetHealth } from './render-fleet-health';

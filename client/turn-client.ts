@@ -73,7 +73,8 @@ export interface TurnSummary {
  */
 export class TurnClient {
   readonly client: Client;
-  private readonly taskQueue: string;
+  /** The task queue its turns (and conversations) run on. */
+  readonly taskQueue: string;
   private readonly blobStore: BlobStore | undefined;
   private readonly fileLimits: FileLimitsInput | undefined;
 

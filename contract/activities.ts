@@ -79,6 +79,10 @@ export const callModelInputSchema = z.object({
     .optional(),
   /** The context, when small enough to travel (absent: read it by query; older workflows send none). */
   context: inlineRequestContextSchema.optional(),
+  /** A turn of a conversation: its earlier turns' messages go first (see `conversationTurn`). */
+  conversation: z
+    .object({ conversationId: z.string().min(1), turnNumber: z.number().int().positive() })
+    .optional(),
 });
 export type CallModelInput = z.infer<typeof callModelInputSchema>;
 

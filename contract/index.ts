@@ -8,6 +8,7 @@
 export const contractVersion = 2;
 
 export * from './activities';
+export * from './conversation-workflow';
 export * from './fleet-health';
 export * from './fleet-health-history';
 export * from './live-text';

@@ -32,6 +32,12 @@ export const activityTimingSchema = z.object({
 export const turnWorkflowInputSchema = z.object({
   turnId: z.string().min(1),
   conversationId: z.string().min(1).optional(),
+  /**
+   * Set for a turn of a conversation (started by its conversation workflow): this is turn number N
+   * of `conversationId`, and each model request reads turns 1 to N − 1 (`{conversationId}#1` …) by
+   * reference before this turn's own messages. Absent: a standalone turn (`conversationId` a label).
+   */
+  conversationTurn: z.number().int().positive().optional(),
   input: z.array(messageSchema).min(1),
   /** A model registered on the worker, by name. */
   model: z.string().min(1),

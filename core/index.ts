@@ -1,4 +1,5 @@
 export * from './budget/budget-check';
+export * from './conversation';
 export * from './detection/loop-detector';
 export * from './dispatch/plan-waves';
 export * from './engine/apply-entry';

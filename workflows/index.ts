@@ -1,6 +1,7 @@
 // The workflow bundle's entry point: the worker registers workflows from this file.
 import type * as FleetHealth from './fleet-health/fleet-health-workflow';
 
+export { conversationWorkflow } from './conversation/conversation-workflow';
 export { turnWorkflow } from './turn/turn-workflow';
 
 /**

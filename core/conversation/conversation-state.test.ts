@@ -10,8 +10,11 @@ import {
 } from './conversation-state';
 
 const user = (text: string) => ({ role: 'user' as const, content: text });
-const send = (state: ConversationState, messageId: string, policy?: 'enqueue' | 'reject' | 'interrupt' | 'steer') =>
-  sendMessage(state, { messageId, message: user(messageId), ...(policy ? { policy } : {}) });
+const send = (
+  state: ConversationState,
+  messageId: string,
+  policy?: 'enqueue' | 'reject' | 'interrupt' | 'steer',
+) => sendMessage(state, { messageId, message: user(messageId), ...(policy ? { policy } : {}) });
 
 /** A conversation whose first turn (`c#1`, started by message `m1`) is running. */
 function running(): ConversationState {
@@ -26,7 +29,12 @@ describe('a conversation', () => {
     const { receipt, actions } = send(state, 'm1');
     expect(receipt).toEqual({ messageId: 'm1', status: 'started', turnId: 'support-42#1' });
     expect(actions).toEqual([
-      { kind: 'start-turn', turnId: 'support-42#1', messages: [{ messageId: 'm1', message: user('m1'), seq: 0 }] },
+      {
+        kind: 'start-turn',
+        turnId: 'support-42#1',
+        turnNumber: 1,
+        messages: [{ messageId: 'm1', message: user('m1'), seq: 0 }],
+      },
     ]);
   });
 
@@ -35,10 +43,14 @@ describe('a conversation', () => {
     expect(send(state, 'm2').receipt).toEqual({ messageId: 'm2', status: 'queued', ahead: 1 });
     expect(send(state, 'm3').receipt).toEqual({ messageId: 'm3', status: 'queued', ahead: 2 });
     const second = turnEnded(state, { turnId: 'c#1', recordedSteers: [] });
-    expect(second.actions).toMatchObject([{ kind: 'start-turn', turnId: 'c#2', messages: [{ messageId: 'm2' }] }]);
+    expect(second.actions).toMatchObject([
+      { kind: 'start-turn', turnId: 'c#2', messages: [{ messageId: 'm2' }] },
+    ]);
     expect(receiptOf(state, 'm3')).toEqual({ messageId: 'm3', status: 'queued', ahead: 1 });
     const third = turnEnded(state, { turnId: 'c#2', recordedSteers: [] });
-    expect(third.actions).toMatchObject([{ kind: 'start-turn', turnId: 'c#3', messages: [{ messageId: 'm3' }] }]);
+    expect(third.actions).toMatchObject([
+      { kind: 'start-turn', turnId: 'c#3', messages: [{ messageId: 'm3' }] },
+    ]);
     expect(turnEnded(state, { turnId: 'c#3', recordedSteers: [] }).actions).toEqual([]);
     expect(state.running).toBeUndefined();
   });
@@ -46,8 +58,15 @@ describe('a conversation', () => {
   test('reject: refused while a turn runs, naming it; a retry of it is refused the same way', () => {
     const state = running();
     const first = send(state, 'm2', 'reject');
-    expect(first).toMatchObject({ receipt: { status: 'rejected', turnId: 'c#1' }, actions: [], duplicate: false });
-    expect(send(state, 'm2', 'reject')).toMatchObject({ receipt: { status: 'rejected', turnId: 'c#1' }, duplicate: true });
+    expect(first).toMatchObject({
+      receipt: { status: 'rejected', turnId: 'c#1' },
+      actions: [],
+      duplicate: false,
+    });
+    expect(send(state, 'm2', 'reject')).toMatchObject({
+      receipt: { status: 'rejected', turnId: 'c#1' },
+      duplicate: true,
+    });
     expect(turnEnded(state, { turnId: 'c#1', recordedSteers: [] }).actions).toEqual([]);
   });
 
@@ -70,12 +89,16 @@ describe('a conversation', () => {
 
   test('steer: handed to the running turn; a steer it did not record before it ended starts the next turn, in arrival order', () => {
     const state = running();
-    expect(send(state, 's1', 'steer').actions).toMatchObject([{ kind: 'steer', turnId: 'c#1', message: { messageId: 's1' } }]);
+    expect(send(state, 's1', 'steer').actions).toMatchObject([
+      { kind: 'steer', turnId: 'c#1', message: { messageId: 's1' } },
+    ]);
     expect(send(state, 's2', 'steer').receipt).toEqual({ messageId: 's2', status: 'steered', turnId: 'c#1' });
     send(state, 'later');
     // The turn recorded s1 at a model request, then made its last request before s2 arrived.
     const next = turnEnded(state, { turnId: 'c#1', recordedSteers: ['s1'] });
-    expect(next.actions).toMatchObject([{ kind: 'start-turn', turnId: 'c#2', messages: [{ messageId: 's2' }] }]);
+    expect(next.actions).toMatchObject([
+      { kind: 'start-turn', turnId: 'c#2', messages: [{ messageId: 's2' }] },
+    ]);
     expect(receiptOf(state, 's1')).toEqual({ messageId: 's1', status: 'steered', turnId: 'c#1' });
     expect(receiptOf(state, 's2')).toEqual({ messageId: 's2', status: 'started', turnId: 'c#2' });
   });
@@ -146,7 +169,9 @@ describe('a conversation', () => {
 
   test('a send with a bad message is refused naming the field, and records nothing', () => {
     const state = running();
-    expect(() => sendMessage(state, { messageId: '', message: user('x') })).toThrow('message id must not be empty');
+    expect(() => sendMessage(state, { messageId: '', message: user('x') })).toThrow(
+      'message id must not be empty',
+    );
     expect(() =>
       sendMessage(state, { messageId: 'x', message: user('x'), policy: 'later' as 'steer' }),
     ).toThrow(/policy/);

@@ -56,7 +56,7 @@ export type ConversationState = z.infer<typeof conversationStateSchema>;
 export const receiptLimit = 1_000;
 
 export type ConversationAction =
-  | { kind: 'start-turn'; turnId: string; messages: WaitingMessage[] }
+  | { kind: 'start-turn'; turnId: string; turnNumber: number; messages: WaitingMessage[] }
   | { kind: 'cancel-turn'; turnId: string }
   | { kind: 'steer'; turnId: string; message: WaitingMessage };
 
@@ -169,8 +169,7 @@ export function receiptOf(state: ConversationState, messageId: string): MessageR
   if (status !== 'waiting') return { messageId, status, turnId };
   // Turns ahead of a waiting message: the running one, the next one, and the queue before it.
   const before = state.queue.findIndex((m) => m.messageId === messageId);
-  const ahead =
-    (state.running ? 1 : 0) + (before < 0 ? 0 : (state.next.length > 0 ? 1 : 0) + before);
+  const ahead = (state.running ? 1 : 0) + (before < 0 ? 0 : (state.next.length > 0 ? 1 : 0) + before);
   return { messageId, status: 'queued', ahead: Math.max(ahead, 1) };
 }
 
@@ -179,7 +178,7 @@ function startTurn(state: ConversationState, messages: WaitingMessage[]): Conver
   const turnId = `${state.conversationId}#${state.turnCount}`;
   state.running = { turnId, cancelling: false, steers: [] };
   for (const { messageId } of messages) record(state, { messageId, status: 'started', turnId });
-  return { kind: 'start-turn', turnId, messages };
+  return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };
 }
 
 function record(state: ConversationState, receipt: z.infer<typeof receiptRecordSchema>): void {

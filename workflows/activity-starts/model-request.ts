@@ -76,6 +76,14 @@ export class ModelActivity {
       ...(view.config.continuation === 'since-receipt' ? { continuationMode: 'since-receipt' as const } : {}),
       ...(op.continuation ? { continuation: op.continuation } : {}),
       ...(context ? { context } : {}),
+      ...(this.input.conversationId && (this.input.conversationTurn ?? 0) > 1
+        ? {
+            conversation: {
+              conversationId: this.input.conversationId,
+              turnNumber: this.input.conversationTurn ?? 1,
+            },
+          }
+        : {}),
     };
     const ask = async () => {
       const answer = await this.activities(op).callModel(request);

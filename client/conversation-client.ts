@@ -1,0 +1,162 @@
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
+import {
+  closeUpdate,
+  conversationStateQuery,
+  conversationWorkflowId,
+  conversationWorkflowType,
+  type TurnTemplate,
+  turnTemplateSchema,
+} from '../contract/conversation-workflow';
+import {
+  ConversationRefusedError,
+  type ConversationState,
+  formatIssues,
+  type Message,
+  type MessageReceipt,
+  normalizeInput,
+  type SendPolicy,
+  sendArgsSchema,
+  threadIdSchema,
+} from '../core';
+import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
+import type { TurnClient } from './turn-client';
+import { TurnHandle } from './turn-handle';
+import { turnWorkflowInputFrom } from './turn-workflow-input';
+
+/** How a conversation's turns run (the model, budgets, …): what `TurnClient.start` takes for a turn. */
+export type ConversationTurnOptions = Omit<
+  StartTurnArgs,
+  'turnId' | 'conversationId' | 'input' | 'ifRunning'
+>;
+
+export interface SendOptions {
+  /** The message's id: a retried send with the same id is the same message (never a second turn). */
+  messageId: string;
+  /** What the message does while a turn runs (see `SendPolicy`); default `enqueue`. */
+  policy?: SendPolicy;
+  /** How the conversation's turns run; read when this send creates the conversation, ignored after. */
+  turn: ConversationTurnOptions;
+  /**
+   * The conversation's workflow continues as new, between turns, once its run's history passes this
+   * many events (default 2,000); read when this send creates it.
+   */
+  continueAsNewAfterEvents?: number;
+}
+
+/**
+ * Conversations on Temporal: a thread of turns, one running at a time, that owns its transcript
+ * across them. `send` creates the conversation on its first message. The turns are ordinary turns
+ * (`{conversationId}#{n}`), so `TurnClient` watches, approves and cancels them as any other.
+ */
+export class ConversationClient {
+  constructor(private readonly turns: TurnClient) {}
+
+  /**
+   * Records a message and returns once it is recorded (not when its turn ends): where it stands —
+   * started (with its turn id), queued, or steered. A `reject` while a turn runs, or a send to a
+   * closed conversation, throws `ConversationRefusedError`.
+   */
+  async send(
+    conversationId: string,
+    message: string | Message,
+    options: SendOptions,
+  ): Promise<MessageReceipt> {
+    const id = threadIdSchema.safeParse(conversationId);
+    if (!id.success) throw new Error(formatIssues(id.error, { root: 'conversationId' }));
+    const args = sendArgsSchema.safeParse({
+      messageId: options.messageId,
+      message: typeof message === 'string' ? normalizeInput(message)[0] : message,
+      ...(options.policy ? { policy: options.policy } : {}),
+    });
+    if (!args.success) throw new Error(`invalid message: ${formatIssues(args.error)}`);
+    const start = new WithStartWorkflowOperation(conversationWorkflowType, {
+      workflowId: conversationWorkflowId(conversationId),
+      taskQueue: this.turns.taskQueue,
+      args: [
+        {
+          conversationId,
+          turn: turnTemplate(options.turn),
+          ...(options.continueAsNewAfterEvents
+            ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
+            : {}),
+        },
+      ],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      // A closed conversation's id is not started again: its sends are refused.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+    let receipt: MessageReceipt;
+    try {
+      receipt = await this.turns.client.workflow.executeUpdateWithStart('send', {
+        args: [args.data],
+        // Temporal's own dedupe within a run; the conversation's receipts dedupe across runs.
+        updateId: args.data.messageId,
+        startWorkflowOperation: start,
+      });
+    } catch (error) {
+      throw refusal(conversationId, error) ?? error;
+    }
+    if (receipt.status === 'rejected')
+      throw new ConversationRefusedError(
+        `conversation ${conversationId} is running turn ${receipt.turnId}; message ${receipt.messageId} was rejected (policy reject)`,
+        'conversation-busy',
+      );
+    return receipt;
+  }
+
+  /** The conversation's queue: its turns so far, the running one, what waits. */
+  async state(conversationId: string): Promise<ConversationState> {
+    return this.workflow(conversationId).query(conversationStateQuery);
+  }
+
+  /** Turn `n` (from 1) of the conversation, as any turn. */
+  turn(conversationId: string, n: number): TurnHandle {
+    const turnId = `${conversationId}#${n}`;
+    return new TurnHandle(turnId, this.turns.client.workflow.getHandle(turnId));
+  }
+
+  /** Every message of the conversation's ended turns, in order (the running turn's are not in it yet). */
+  async transcript(conversationId: string): Promise<Message[]> {
+    const { turnCount, running } = await this.state(conversationId);
+    const messages: Message[] = [];
+    for (let n = 1; n <= turnCount; n++) {
+      if (running?.turnId === `${conversationId}#${n}`) break;
+      const result = await this.turn(conversationId, n).result();
+      messages.push(
+        ...(result.events[0]?.type === 'turn.started' ? result.events[0].input : []),
+        ...result.transcript,
+      );
+    }
+    return messages;
+  }
+
+  /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
+  async close(conversationId: string): Promise<{ dropped: string[] }> {
+    return this.workflow(conversationId).executeUpdate(closeUpdate);
+  }
+
+  private workflow(conversationId: string) {
+    return this.turns.client.workflow.getHandle(conversationWorkflowId(conversationId));
+  }
+}
+
+/** What every turn of the conversation runs with, as a turn start would have it. */
+function turnTemplate(options: ConversationTurnOptions): TurnTemplate {
+  const args: StartTurnArgs = { ...options, turnId: 'template', input: 'template' };
+  const parsed = startTurnSchema.safeParse(args);
+  if (!parsed.success) throw new Error(`invalid turn options: ${formatIssues(parsed.error)}`);
+  return turnTemplateSchema.parse(turnWorkflowInputFrom({ args, parsed: parsed.data }));
+}
+
+function refusal(conversationId: string, error: unknown): ConversationRefusedError | undefined {
+  const closed = `conversation ${conversationId} is closed: it takes no more messages`;
+  if (error instanceof WorkflowExecutionAlreadyStartedError)
+    return new ConversationRefusedError(closed, 'conversation-closed');
+  if (error instanceof WorkflowUpdateFailedError && /is closed/.test(String(error.cause?.message)))
+    return new ConversationRefusedError(closed, 'conversation-closed');
+  return undefined;
+}

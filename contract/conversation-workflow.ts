@@ -1,0 +1,48 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import {
+  type ConversationState,
+  conversationStateSchema,
+  type MessageReceipt,
+  type SendArgs,
+} from '../core/conversation';
+import { turnWorkflowInputSchema } from './turn-workflow';
+
+/** A conversation's workflow id: a prefix of its own, so it never collides with a turn's id. */
+export const conversationWorkflowIdPrefix = 'conversation:';
+
+export function conversationWorkflowId(conversationId: string): string {
+  return `${conversationWorkflowIdPrefix}${conversationId}`;
+}
+
+/** What every turn of a conversation runs with: a turn's input less what each turn has of its own. */
+export const turnTemplateSchema = turnWorkflowInputSchema.omit({
+  turnId: true,
+  conversationId: true,
+  conversationTurn: true,
+  input: true,
+  carried: true,
+  carriedChunks: true,
+  run: true,
+});
+export type TurnTemplate = z.infer<typeof turnTemplateSchema>;
+
+export const conversationWorkflowInputSchema = z.object({
+  conversationId: z.string().min(1),
+  turn: turnTemplateSchema,
+  /** Set by the workflow itself at continue-as-new: the conversation so far. */
+  state: conversationStateSchema.optional(),
+  /** Continue-as-new between turns once the run's history passes this many events. */
+  continueAsNewAfterEvents: z.number().int().positive().default(2_000),
+});
+export type ConversationWorkflowInput = z.infer<typeof conversationWorkflowInputSchema>;
+export type ConversationWorkflowInputArgs = z.input<typeof conversationWorkflowInputSchema>;
+
+/** Records a message (idempotent by its id) and says where it stands; a closed conversation refuses it. */
+export const sendUpdate = defineUpdate<MessageReceipt, [SendArgs]>('send');
+/** Closes the conversation: what waits is dropped (returned), the running turn goes on to its end. */
+export const closeUpdate = defineUpdate<{ dropped: string[] }, []>('close');
+/** The conversation's queue as it stands. */
+export const conversationStateQuery = defineQuery<ConversationState>('conversationState');
+
+export const conversationWorkflowType = 'conversationWorkflow';

@@ -1,0 +1,2 @@
+export * from './conversation-schema';
+export * from './conversation-state';
