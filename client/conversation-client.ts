@@ -93,8 +93,8 @@ export class ConversationClient {
     try {
       receipt = await this.turns.client.workflow.executeUpdateWithStart('send', {
         args: [args.data],
-        // Temporal's own dedupe within a run; the conversation's receipts dedupe across runs.
-        updateId: args.data.messageId,
+        // No update id of ours: Temporal would answer a repeated one with its first result, and a
+        // retried send must say where the message stands now (the conversation dedupes by message id).
         startWorkflowOperation: start,
       });
     } catch (error) {

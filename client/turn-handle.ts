@@ -8,6 +8,8 @@ import {
   packedResultQuery,
   progressQuery,
   stateQuery,
+  steerSchema,
+  steerSignal,
   type TurnWorkflowResult,
 } from '../contract/turn-workflow';
 import {
@@ -17,6 +19,7 @@ import {
   outputsFromEvents,
   type TurnResult,
   type TurnStateView,
+  type UserMessage,
   viewAt,
 } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
@@ -114,6 +117,21 @@ export class TurnHandle {
         await pause({ ms: 1_000, signal: undefined });
       }
     }
+  }
+
+  /**
+   * Sends a message into the running turn (a conversation's `steer` does this): it records it at its
+   * next model request, after the outputs of the calls running now, or not at all once the model has
+   * answered without calls (the result's events and `steered` say which). A repeated message id is
+   * taken once.
+   */
+  async steer({ messageId, message }: { messageId: string; message: string | UserMessage }): Promise<void> {
+    const steer = steerSchema.safeParse({
+      messageId,
+      message: typeof message === 'string' ? { role: 'user', content: message } : message,
+    });
+    if (!steer.success) throw new Error(`invalid steer: ${formatIssues(steer.error, { root: 'steer' })}`);
+    await this.workflow.signal(steerSignal, steer.data);
   }
 
   /** Asks the turn to stop: open calls get interrupted outputs and the turn ends `cancelled`. */

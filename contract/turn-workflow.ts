@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { ProgressEntry, TurnResult } from '../core';
 import {
@@ -7,6 +7,7 @@ import {
   type PreparedCall,
   type TurnStateView,
   turnConfigSchema,
+  userMessageSchema,
 } from '../core';
 
 /** How long the workflow lets its activities run and how it detects a lost worker. */
@@ -144,6 +145,15 @@ export const modelRequestQuery = defineQuery<
   [number, KnownTranscript?, TranscriptPage?]
 >('modelRequest');
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
+export const steerSchema = z.object({ messageId: z.string().min(1), message: userMessageSchema });
+export type SteerMessage = z.infer<typeof steerSchema>;
+/**
+ * A message a user sends into the running turn (its conversation's `steer`): recorded at the next
+ * model-request boundary, or not at all once the model has answered without calls (see
+ * `TurnEngine.onSteer`); the result's `steered` lists those recorded. A signal: the conversation
+ * workflow sends it, and a workflow cannot send an Update.
+ */
+export const steerSignal = defineSignal<[SteerMessage]>('steer');
 /** Internal: the model activity hands over finished tool calls (the handler only enqueues). */
 export const acceptCallsUpdate = defineUpdate<{ accepted: boolean }, [StreamedCalls]>('acceptCalls');
 
@@ -168,6 +178,8 @@ export interface TurnWorkflowResult {
    */
   packed: string;
   packedLength?: number;
+  /** Message ids of the steers the turn recorded (absent when none). */
+  steered?: string[];
 }
 
 /**

@@ -13,6 +13,7 @@ import { callModelInProcess } from './call-model-in-process';
 import { InProcessTools } from './in-process-tools';
 import type { JournalWriter } from './journal-writer';
 import type { TurnHost } from './turn-host';
+import type { TurnInbox } from './turn-inbox';
 import { WakeSignal } from './wake-signal';
 
 /**
@@ -26,6 +27,8 @@ export function driveTurn(args: {
   writer: JournalWriter;
   host: TurnHost;
   signal?: AbortSignal;
+  /** What callers send the turn while it runs (steers). */
+  inbox?: TurnInbox;
 }): Promise<TurnResult> {
   return traceTurn({
     tracing: args.host.tracing,
@@ -39,12 +42,14 @@ async function drive({
   writer,
   host,
   signal,
+  inbox,
   traceParent,
 }: {
   engine: TurnEngine;
   writer: JournalWriter;
   host: TurnHost;
   signal?: AbortSignal;
+  inbox?: TurnInbox;
   /** The turn's span, parent of its model requests' and tool attempts' spans. */
   traceParent: Context | undefined;
 }): Promise<TurnResult> {
@@ -56,6 +61,10 @@ async function drive({
   let cancelled = false;
   const onAbort = () => wake.notify();
   signal?.addEventListener('abort', onAbort);
+  inbox?.attach((event) => {
+    queue.push(event);
+    wake.notify();
+  });
   const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
 
   // Everything that happened since the last look, fed in order and persisted in one append.

@@ -24,6 +24,7 @@ import {
   turnConfigOf,
   turnConfigSchema,
   turnInputSchema,
+  type UserMessage,
 } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
 import type { TurnTracing } from '../tracing/turn-tracing';
@@ -34,6 +35,7 @@ import type { TurnJournal } from './journal/turn-journal';
 import { JournalWriter } from './journal-writer';
 import { TurnFeed } from './turn-feed';
 import type { Approver, TurnHost } from './turn-host';
+import { TurnInbox } from './turn-inbox';
 import { watchTurnFeed } from './watch-turn-feed';
 
 export interface InProcessExecutorOptions {
@@ -105,6 +107,8 @@ export class InProcessExecutor {
   private readonly owner: string;
   /** Turns this executor is driving now: opening one again would fence out its own live session. */
   private readonly active = new Set<string>();
+  /** Where steers reach the turns this executor is driving now. */
+  private readonly inboxes = new Map<string, TurnInbox>();
   /** What watchers read of the turns this executor is driving now. */
   private readonly feeds = new Map<string, TurnFeed>();
   private config?: TurnConfig;
@@ -158,7 +162,7 @@ export class InProcessExecutor {
     const config = this.turnConfig();
     // Claimed at once, before anything is awaited: a watch that follows the call finds the turn.
     this.claim(turnId);
-    return this.driving(turnId, async () => {
+    return this.driving(turnId, async (_feed, inbox) => {
       // Large files go to the blob store first: the journal holds references, as history does on Temporal.
       const kept = await keepInputFiles({
         messages: normalizeInput(parsedInput.data),
@@ -183,6 +187,7 @@ export class InProcessExecutor {
         engine: started.engine,
         writer,
         host: this.host,
+        inbox,
         ...(signal ? { signal } : {}),
       });
     });
@@ -198,7 +203,7 @@ export class InProcessExecutor {
   ): Promise<TurnResult> {
     assertTurnId(turnId);
     this.claim(turnId);
-    return this.driving(turnId, async (feed) => {
+    return this.driving(turnId, async (feed, inbox) => {
       const session = await this.journal.open({
         turnId,
         owner: this.owner,
@@ -215,8 +220,22 @@ export class InProcessExecutor {
       const engine = TurnEngine.replay(entries);
       const writer = new JournalWriter(session, version, entries, this.host.observers);
       await writer.append(engine.onResume());
-      return driveTurn({ engine, writer, host: this.host, ...(signal ? { signal } : {}) });
+      return driveTurn({ engine, writer, host: this.host, inbox, ...(signal ? { signal } : {}) });
     });
+  }
+
+  /**
+   * Sends a message into a turn this executor is running (as a conversation's `steer` does on
+   * Temporal): the turn records it at its next model request, after the outputs of the calls running
+   * now, or not at all once the model has answered without calls (see `TurnEngine.onSteer`; the
+   * result's events say which). A repeated message id is taken once.
+   */
+  steer(turnId: string, { messageId, message }: { messageId: string; message: UserMessage | string }): void {
+    const inbox = this.inboxes.get(turnId);
+    if (!inbox)
+      throw new Error(`turn ${turnId} is not running on this executor: only a running turn can be steered`);
+    const user: UserMessage = typeof message === 'string' ? { role: 'user', content: message } : message;
+    inbox.send({ kind: 'steer', messageId, message: user });
   }
 
   /**
@@ -248,11 +267,16 @@ export class InProcessExecutor {
   }
 
   /** Runs one drive of a turn with a feed for its watchers; the feed stops with it. */
-  private async driving(turnId: string, drive: (feed: TurnFeed) => Promise<TurnResult>): Promise<TurnResult> {
+  private async driving(
+    turnId: string,
+    drive: (feed: TurnFeed, inbox: TurnInbox) => Promise<TurnResult>,
+  ): Promise<TurnResult> {
     const feed = new TurnFeed(turnId);
+    const inbox = new TurnInbox();
     this.feeds.set(turnId, feed);
+    this.inboxes.set(turnId, inbox);
     try {
-      const result = await drive(feed);
+      const result = await drive(feed, inbox);
       feed.stop();
       return result;
     } catch (error) {
@@ -260,6 +284,7 @@ export class InProcessExecutor {
       throw error;
     } finally {
       this.feeds.delete(turnId);
+      this.inboxes.delete(turnId);
       this.active.delete(turnId);
     }
   }

@@ -1,3 +1,4 @@
+import { userText } from '../../core';
 import type { Colors } from '../output';
 import { answerCommands, type CommandContext } from './answer-commands';
 import { clip, formatMs, shortArgs } from './short-text';
@@ -75,6 +76,11 @@ export function progressLines({
       return [colors.dim('  the model is done; waiting for calls running in the background')];
     case 'background.stopped':
       return [colors.yellow(`  stopping background calls: ${entry.detail}`)];
+    case 'user.steered':
+      return entry.messages.map(
+        ({ messageId, message }) =>
+          `  ${colors.cyan('steered')} (${messageId}): ${clip({ text: userText(message), max: 120 })}`,
+      );
     case 'background.delivered':
       return entry.deliveries.map(({ toolCallId, output }) => {
         const paint =

@@ -144,6 +144,13 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       return applyRecorded(state, entry.toolCallId);
     case 'background.delivered':
       return applyDelivered(state, entry.deliveries);
+    case 'user.steered': {
+      const recorded = new Set(entry.messages.map((m) => m.messageId));
+      for (const { message } of entry.messages) state.messages.push(message);
+      state.pendingSteers = state.pendingSteers?.filter((s) => !recorded.has(s.messageId));
+      state.steered = new Set([...(state.steered ?? []), ...recorded]);
+      return state;
+    }
     case 'background.waiting':
       state.backgroundWaitSince = entry.at;
       return state;

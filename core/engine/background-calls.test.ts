@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { buildModelResponse } from '../model/build-response';
-import { ResponseCollector } from '../model/collect-response';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import { isTranscriptEvent, type TranscriptEvent } from '../schema/journal-entry';
@@ -8,6 +7,7 @@ import type { TurnConfigInput } from '../schema/turn-config';
 import { defineTool } from '../tools/define-tool';
 import { stableHash } from '../tools/stable-hash';
 import { ToolRegistry } from '../tools/tool-registry';
+import { respond as respondWith } from './fixtures/respond';
 import { messagesFromEvents, outputsFromEvents } from './messages-from-events';
 import { type Step, TurnEngine } from './turn-engine';
 import { transcriptProblems } from './validate-transcript';
@@ -66,23 +66,8 @@ const registry = new ToolRegistry([
 type Call = [id: string, name: string, args?: unknown];
 
 function respond(engine: TurnEngine, calls: Call[], text = ''): JournalEntry[] {
-  const collector = new ResponseCollector();
-  if (text) collector.add({ type: 'text-delta', delta: text });
-  for (const [id, name, args = {}] of calls)
-    collector.add({ type: 'tool-call', toolCallId: id, toolName: name, input: JSON.stringify(args) });
-  collector.add({
-    type: 'finish',
-    finishReason: calls.length > 0 ? 'tool-calls' : 'stop',
-    usage: { inputTokens: 10, outputTokens: 5 },
-  });
-  return engine.onModelResponded(
-    buildModelResponse({
-      collected: collector.result(),
-      registry,
-      responseIndex: engine.view.responseIndex,
-      priorCallIds: engine.view.callIds,
-    }),
-  );
+  const scripted = calls.map(([id, name, args = {}]) => ({ id, name, args }));
+  return respondWith({ engine, registry }, engine.view.responseIndex, scripted, text);
 }
 
 const ok = (content: string): AttemptResult => ({ status: 'ok', content, resultHash: stableHash(content) });

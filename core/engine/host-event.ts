@@ -1,5 +1,6 @@
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
+import type { UserMessage } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { ModelFailure, ModelResponse, TurnEngine } from './turn-engine';
 
@@ -29,7 +30,9 @@ export type HostEvent =
   /** The host could not run the attempt (e.g. its activity failed before the tool). */
   | { kind: 'attempt-failed'; toolCallId: string; attempt: number; message: string }
   | { kind: 'approval'; toolCallId: string; approved: boolean; reason?: string }
-  | { kind: 'cancel'; reason?: string };
+  | { kind: 'cancel'; reason?: string }
+  /** A message a user sent into the running turn (a conversation's steer). */
+  | { kind: 'steer'; messageId: string; message: UserMessage };
 
 /** Feeds one host event to the engine; returns the entries to persist. */
 export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number): JournalEntry[] {
@@ -72,6 +75,8 @@ export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number)
       return engine.onApproval(event);
     case 'cancel':
       return engine.onCancel(event.reason ? { reason: event.reason } : {});
+    case 'steer':
+      return engine.onSteer({ messageId: event.messageId, message: event.message });
     default:
       throw new Error(`unknown host event ${JSON.stringify(event satisfies never)}`);
   }

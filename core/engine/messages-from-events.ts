@@ -43,6 +43,7 @@ export function messagesFromEvents(
         open = undefined;
       }
     }
+    if (event.type === 'user.steered') for (const { message } of event.messages) messages.push(message);
     if (event.type === 'background.delivered') {
       messages.push({
         role: 'user',

@@ -63,6 +63,11 @@ export function settle(state: TurnState, into: JournalEntry[]): void {
         continue;
       }
     }
+    // Steers join between requests too, once the response before is answered in full.
+    if (state.pendingSteers?.length && !state.modelInFlight && !state.modelDone && !state.halt) {
+      commit(state, { type: 'user.steered', messages: [...state.pendingSteers] }, into);
+      continue;
+    }
     // A turn ends only once every background output is delivered.
     if (state.background.length > 0) return;
     if (state.halt) {

@@ -7,6 +7,7 @@ import type { TurnConfigInput } from '../schema/turn-config';
 import { defineTool } from '../tools/define-tool';
 import { stableHash } from '../tools/stable-hash';
 import { ToolRegistry } from '../tools/tool-registry';
+import { respond as respondWith, type ScriptedCall } from './fixtures/respond';
 import { type ToolStart, TurnEngine } from './turn-engine';
 
 const registry = new ToolRegistry([
@@ -34,44 +35,16 @@ const registry = new ToolRegistry([
   }),
 ]);
 
-interface ScriptedCall {
-  id: string;
-  name: string;
-  args: unknown;
-}
-
 const read = (id: string, path = id): ScriptedCall => ({ id, name: 'read', args: { path } });
 const write = (id: string, path = id): ScriptedCall => ({ id, name: 'write', args: { path } });
 
-/** The engine's entries for a model response with these calls (and text, when given). */
 function respond(
   engine: TurnEngine,
   responseIndex: number,
   calls: ScriptedCall[],
   text = '',
 ): JournalEntry[] {
-  const collector = new ResponseCollector();
-  if (text) collector.add({ type: 'text-delta', delta: text });
-  for (const call of calls)
-    collector.add({
-      type: 'tool-call',
-      toolCallId: call.id,
-      toolName: call.name,
-      input: JSON.stringify(call.args),
-    });
-  collector.add({
-    type: 'finish',
-    finishReason: calls.length > 0 ? 'tool-calls' : 'stop',
-    usage: { inputTokens: 10, outputTokens: 5 },
-  });
-  return engine.onModelResponded(
-    buildModelResponse({
-      collected: collector.result(),
-      registry,
-      responseIndex,
-      priorCallIds: engine.view.callIds,
-    }),
-  );
+  return respondWith({ engine, registry }, responseIndex, calls, text);
 }
 
 const ok = (content: string): AttemptResult => ({ status: 'ok', content, resultHash: stableHash(content) });

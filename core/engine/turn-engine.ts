@@ -53,7 +53,7 @@ import {
 import { commit, lostEntry, openCalls, settle, transition } from './record-entries';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
-import { batchOpen, type TurnState } from './turn-state';
+import { batchOpen, type Steer, type TurnState } from './turn-state';
 
 export { approvalRequest } from './approvals';
 export type {
@@ -282,6 +282,26 @@ export class TurnEngine {
 
   onApproval(decision: { toolCallId: string; approved: boolean; reason?: string }): JournalEntry[] {
     return onApproval(this.state, decision);
+  }
+
+  /**
+   * A message a user sent into the running turn: recorded (`user.steered`) at the next model-request
+   * boundary, with any others waiting, in order. Once the model has answered without calls, or the
+   * turn is ending, it is not taken: the turn's result does not list it, and the conversation gives
+   * it to its next turn. A message id already taken is ignored.
+   */
+  onSteer(steer: Steer): JournalEntry[] {
+    const state = this.state;
+    if (state.finished || state.halt || state.modelDone) return [];
+    if (
+      state.steered?.has(steer.messageId) ||
+      state.pendingSteers?.some((s) => s.messageId === steer.messageId)
+    )
+      return [];
+    state.pendingSteers = [...(state.pendingSteers ?? []), steer];
+    const entries: JournalEntry[] = [];
+    settle(state, entries);
+    return entries;
   }
 
   /** Cancels the turn: every call without an output gets an interrupted one; completed ones stay. */

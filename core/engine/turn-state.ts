@@ -1,7 +1,7 @@
 import { LoopDetector } from '../detection/loop-detector';
 import type { WavePlanner } from '../dispatch/plan-waves';
 import type { AttemptResult } from '../schema/attempt-result';
-import type { Message } from '../schema/messages';
+import type { Message, UserMessage } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { ToolOutput } from '../schema/tool-output';
 import type { TurnConfig } from '../schema/turn-config';
@@ -66,6 +66,12 @@ export interface BatchState {
   planner?: WavePlanner;
 }
 
+/** A message a user sent into the running turn (see the `user.steered` event). */
+export interface Steer {
+  messageId: string;
+  message: UserMessage;
+}
+
 export interface TurnState {
   turnId: string;
   /** The engine rules this turn runs under (see `engineRevision`). */
@@ -100,6 +106,13 @@ export interface TurnState {
   delivered: Set<string>;
   /** Since when the turn has waited, with the model done, for background calls. */
   backgroundWaitSince?: number;
+  /**
+   * Steers received and not yet recorded (they wait for a model-request boundary). Not carried across
+   * continue-as-new or a host's restart: a steer lost so is left for the conversation's next turn.
+   */
+  pendingSteers?: Steer[];
+  /** Message ids of the steers recorded (so a repeated one is taken once). */
+  steered?: Set<string>;
   /**
    * The provider's id for the last response that arrived whole, and how many messages the
    * transcript had then (the response's own included): a stateful continuation starts after them.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attemptResultSchema } from './attempt-result';
-import { assistantMessageSchema, messageSchema } from './messages';
+import { assistantMessageSchema, messageSchema, userMessageSchema } from './messages';
 import { preparedCallSchema } from './prepared-call';
 import { toolOutputSchema } from './tool-output';
 import { turnConfigSchema } from './turn-config';
@@ -55,6 +55,16 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
     deliveries: z
       .array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema }))
       .min(1),
+  }),
+  /**
+   * Messages a user sent while the turn ran (a conversation's `steer`), recorded at a model-request
+   * boundary — after a response's outputs, never between a response and them — so the next request
+   * reads them. None is recorded once the model has answered without calls: such a steer is left
+   * for the conversation's next turn.
+   */
+  z.object({
+    type: z.literal('user.steered'),
+    messages: z.array(z.object({ messageId: z.string(), message: userMessageSchema })).min(1),
   }),
   z.object({ type: z.literal('turn.finished'), status: turnStatusSchema, reason: z.string().optional() }),
 ]);

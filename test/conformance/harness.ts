@@ -38,6 +38,8 @@ export interface TurnSpec {
 export interface RunningTurn {
   result: Promise<TurnResult>;
   cancel(reason?: string): Promise<void>;
+  /** Sends a user message into the running turn (see `TurnEngine.onSteer`). */
+  steer(messageId: string, text: string): Promise<void>;
   /** The turn's progress as its executor's `watch` gives it (consume it while the turn runs). */
   watch(options?: { after?: number; live?: boolean }): AsyncGenerator<TurnWatchEvent>;
 }

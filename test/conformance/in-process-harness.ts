@@ -30,6 +30,7 @@ export const inProcessHarness: ConformanceHarness = {
       // Without a reason the executor says what the Temporal host says: 'the turn was cancelled'.
       cancel: async (reason) => (reason ? controller.abort(reason) : controller.abort()),
       watch: (options) => executor.watch(spec.turnId, options),
+      steer: async (messageId, text) => executor.steer(spec.turnId, { messageId, message: text }),
     };
   },
 };

@@ -6,6 +6,7 @@ import { edgeCases } from './edges.cases';
 import type { ConformanceHarness } from './harness';
 import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
+import { steerCases } from './steer.cases';
 import { streamingCases } from './streaming.cases';
 import { watchCases } from './watch.cases';
 import { waveCases } from './waves.cases';
@@ -15,7 +16,7 @@ import { waveCases } from './waves.cases';
  * on Temporal, so that its three test files run side by side (one file took two minutes alone).
  */
 export const conformanceParts = {
-  dispatch: [waveCases, outputCases, retryAndHookCases],
+  dispatch: [waveCases, outputCases, retryAndHookCases, steerCases],
   limits: [cancellationCases, budgetCases, detectionCases, streamingCases],
   edges: [edgeCases, watchCases, backgroundCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;

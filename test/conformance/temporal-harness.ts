@@ -117,6 +117,7 @@ export const temporalHarness: ConformanceHarness = {
         await stopWorker();
       }),
       cancel: () => turn.cancel(),
+      steer: (messageId, text) => turn.steer({ messageId, message: text }),
       watch: (options) =>
         (async function* () {
           let ended = () => {};

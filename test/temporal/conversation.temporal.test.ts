@@ -38,9 +38,11 @@ const lastUserText = (request: ModelRequest) =>
 const model = scriptedModel([
   (request) => {
     const text = lastUserText(request);
-    return text.startsWith('wait:')
-      ? { toolCalls: [{ id: `call-${text}`, name: 'slow', args: { gate: text.slice(5) } }] }
-      : { text: `answer to ${text}` };
+    if (text.startsWith('wait:'))
+      return { toolCalls: [{ id: `call-${text}`, name: 'slow', args: { gate: text.slice(5) } }] };
+    // The answer (the model's last response) takes a while to finish streaming.
+    if (text.startsWith('slowly:')) return { text: `answer to ${text}`, finishDelayMs: 1_000 };
+    return { text: `answer to ${text}` };
   },
   (request) => ({ text: `done with ${lastUserText(request)}` }),
 ]);
@@ -148,6 +150,48 @@ describe('a conversation on Temporal', () => {
     expect(second.text).toBe('answer to stop that');
     const request = model.requests.find((r) => r.turnId === `${id}#2`);
     expect(request?.messages.at(-1)).toEqual(user('stop that'));
+  });
+
+  test('steer: the message joins the running turn at its next request; the running call goes on and its output stands', async () => {
+    const client = conversations();
+    const id = uniqueTurnId('conv-steer');
+    await client.send(id, 'wait:d', { messageId: 'm1', turn });
+    await pollFor('the first turn to run its slow call', async () => gates.get('d'));
+    expect(await client.send(id, 'be brief', { messageId: 'm2', policy: 'steer', turn })).toEqual({
+      messageId: 'm2',
+      status: 'steered',
+      turnId: `${id}#1`,
+    });
+    gates.get('d')?.();
+    const first = await client.turn(id, 1).result();
+    expect(first.outputs).toEqual([
+      expect.objectContaining({ toolCallId: 'call-wait:d', status: 'ok', content: 'slow output of d' }),
+    ]);
+    expect(first.events.filter((e) => e.type === 'user.steered')).toEqual([
+      { type: 'user.steered', messages: [{ messageId: 'm2', message: user('be brief') }] },
+    ]);
+    const next = model.requests.find((r) => r.turnId === `${id}#1` && r.responseIndex === 1);
+    expect(next?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
+    expect(first.text).toBe('done with be brief');
+    expect((await client.state(id)).turnCount).toBe(1);
+  });
+
+  test('a steer that comes while the last answer streams is not lost: it starts the next turn', async () => {
+    const client = conversations();
+    const id = uniqueTurnId('conv-late-steer');
+    await client.send(id, 'slowly: hello', { messageId: 'm1', turn });
+    const receipt = await client.send(id, 'one more thing', { messageId: 'm2', policy: 'steer', turn });
+    // Steered into turn 1 while it streamed (and left by it), or after it ended: a turn of its own.
+    expect([`${id}#1`, `${id}#2`]).toContain('turnId' in receipt ? receipt.turnId : '');
+    const first = await client.turn(id, 1).result();
+    expect(first.events.some((e) => e.type === 'user.steered')).toBe(false);
+    const second = await (await turnStarted(client, id, 2)).result();
+    expect(second.text).toBe('answer to one more thing');
+    expect(await client.send(id, 'one more thing', { messageId: 'm2', policy: 'steer', turn })).toEqual({
+      messageId: 'm2',
+      status: 'started',
+      turnId: `${id}#2`,
+    });
   });
 
   test('a long conversation continues as new between turns: the queue and what each message became go with it', async () => {

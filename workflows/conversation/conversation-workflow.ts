@@ -17,7 +17,7 @@ import {
   conversationWorkflowInputSchema,
   sendUpdate,
 } from '../../contract/conversation-workflow';
-import type { TurnWorkflowInput } from '../../contract/turn-workflow';
+import { steerSignal, type TurnWorkflowInput } from '../../contract/turn-workflow';
 import {
   type ConversationAction,
   type ConversationState,
@@ -31,6 +31,11 @@ import {
   type WaitingMessage,
 } from '../../core';
 import { turnWorkflow } from '../turn/turn-workflow';
+
+interface TurnEnd {
+  turnId: string;
+  recordedSteers: string[];
+}
 
 export interface ConversationWorkflowResult {
   conversationId: string;
@@ -51,7 +56,8 @@ export async function conversationWorkflow(
   const input = conversationWorkflowInputSchema.parse(rawInput);
   const state: ConversationState = input.state ?? newConversation(input.conversationId);
   const actions: ConversationAction[] = [];
-  const ended: string[] = [];
+  /** Turns that ended, with the steers each recorded. */
+  const ended: TurnEnd[] = [];
   /** Turns whose workflow exists (or could not be started): a `started` receipt waits for it. */
   const begun = new Set<string>();
 
@@ -84,8 +90,7 @@ export async function conversationWorkflow(
   // as new only between turns), so nothing is running now.
   for (;;) {
     await condition(() => actions.length > 0 || ended.length > 0 || idleAndDone(state, input));
-    for (const turnId of ended.splice(0))
-      actions.push(...turnEnded(state, { turnId, recordedSteers: [] }).actions);
+    for (const end of ended.splice(0)) actions.push(...turnEnded(state, end).actions);
     for (const action of actions.splice(0)) await carryOut(action, input, ended, begun);
     if (actions.length > 0 || ended.length > 0 || state.running) continue;
     if (state.closed) {
@@ -112,16 +117,26 @@ function continueAsNewDue(input: ConversationWorkflowInput): boolean {
 async function carryOut(
   action: ConversationAction,
   input: ConversationWorkflowInput,
-  ended: string[],
+  ended: TurnEnd[],
   begun: Set<string>,
 ): Promise<void> {
   if (action.kind === 'cancel-turn') {
-    await getExternalWorkflowHandle(action.turnId).cancel();
+    // A turn that ended meanwhile needs no cancel.
+    await getExternalWorkflowHandle(action.turnId)
+      .cancel()
+      .catch((error: unknown) => log.info(`cancel of ${action.turnId} not delivered: ${String(error)}`));
     return;
   }
   if (action.kind === 'steer') {
-    // Not delivered into the running turn yet: the turn does not take steers, so it ends without
-    // having recorded it, and the steer starts the next turn (as one arriving after its last request).
+    // The turn records it at its next model request, or not at all (then its result says so, and
+    // the steer starts the next turn).
+    const { messageId, message } = action.message;
+    // A turn that ended meanwhile cannot be signalled: its end gives the steer to the next turn.
+    await getExternalWorkflowHandle(action.turnId)
+      .signal(steerSignal, { messageId, message })
+      .catch((error: unknown) =>
+        log.info(`steer ${messageId} not delivered to ${action.turnId}: ${String(error)}`),
+      );
     return;
   }
   const turnInput: TurnWorkflowInput = {
@@ -141,8 +156,8 @@ async function carryOut(
     });
     begun.add(action.turnId);
     child.result().then(
-      () => ended.push(action.turnId),
-      () => ended.push(action.turnId),
+      (result) => ended.push({ turnId: action.turnId, recordedSteers: result.steered ?? [] }),
+      () => ended.push({ turnId: action.turnId, recordedSteers: [] }),
     );
   } catch (error) {
     // The id is taken (a standalone turn named like this conversation's turn): it cannot run.
@@ -150,6 +165,6 @@ async function carryOut(
       `conversation ${input.conversationId}: turn ${action.turnId} could not start: ${String(error)}`,
     );
     begun.add(action.turnId);
-    ended.push(action.turnId);
+    ended.push({ turnId: action.turnId, recordedSteers: [] });
   }
 }

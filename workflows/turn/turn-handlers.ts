@@ -1,4 +1,4 @@
-import { setHandler, workflowInfo } from '@temporalio/workflow';
+import { log, setHandler, workflowInfo } from '@temporalio/workflow';
 import {
   acceptCallsUpdate,
   approvalSchema,
@@ -6,6 +6,8 @@ import {
   modelRequestQuery,
   progressQuery,
   stateQuery,
+  steerSchema,
+  steerSignal,
   type TurnWorkflowInput,
 } from '../../contract/turn-workflow';
 import { turnStateView } from '../../core';
@@ -67,6 +69,15 @@ export function installTurnHandlers({
       },
     },
   );
+  setHandler(steerSignal, (steer) => {
+    const parsed = steerSchema.safeParse(steer);
+    // A signal cannot be refused: a malformed one is logged and dropped (the conversation never sends one).
+    if (!parsed.success)
+      log.warn(
+        `turn ${input.turnId}: a malformed steer was dropped: ${formatIssues(parsed.error, { root: 'steer' })}`,
+      );
+    else queue.push({ kind: 'steer', messageId: parsed.data.messageId, message: parsed.data.message });
+  });
   setHandler(
     approveUpdate,
     (approval) => {

@@ -349,11 +349,16 @@ function finish(turn: TurnRecord, listed: SearchAttributeUpdatePair[]): TurnWork
   const notices: Record<string, string> = {};
   for (const output of outcome.outputs) if (output.notice) notices[output.toolCallId] = output.notice;
   const packed = packJson({ events: turn.events, notices });
-  if (packed.length <= resultInlineMaxChars) return { ...summary, packed };
+  // Which steers the turn took: its conversation gives the others to its next turn.
+  const steered = turn.events.flatMap((e) =>
+    e.type === 'user.steered' ? e.messages.map((m) => m.messageId) : [],
+  );
+  const told = steered.length > 0 ? { ...summary, steered } : summary;
+  if (packed.length <= resultInlineMaxChars) return { ...told, packed };
   // Too long for the result's one payload: readers page through it by query, which a worker
   // answers for a closed workflow too (it replays the history to here).
   setHandler(packedResultQuery, (offset) => packed.slice(offset, offset + resultInlineMaxChars));
-  return { ...summary, packed: '', packedLength: packed.length };
+  return { ...told, packed: '', packedLength: packed.length };
 }
 
 /**
