@@ -9,6 +9,7 @@ import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
 import { registerRejectCommand } from './commands/reject';
 import { registerRunCommand } from './commands/run';
+import { registerSendCommand } from './commands/send';
 import { registerShowCommand } from './commands/show';
 import { registerWatchCommand } from './commands/watch';
 import { registerWorkerCommand } from './commands/worker';
@@ -22,6 +23,7 @@ const commands = [
   registerDevCommand,
   registerWorkerCommand,
   registerRunCommand,
+  registerSendCommand,
   registerWatchCommand,
   registerListCommand,
   registerShowCommand,

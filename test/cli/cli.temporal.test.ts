@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { Connection } from '@temporalio/client';
+import { ConversationClient } from '../../client/conversation-client';
 import { TurnClient } from '../../client/turn-client';
 import { freePort } from '../../devserver/free-port';
 import { openGate, streamedWords } from '../agents/operator-agent';
@@ -470,6 +471,45 @@ describe('a turn no worker has picked up', () => {
           workflowExecution: { workflowId: turnId },
           reason: 'test over',
         })
+        .catch(() => {});
+      await connection.close();
+    }
+  });
+});
+
+describe('conversations', () => {
+  test('send starts a turn and says which; a retry with its message id is the same message; reject names the running turn; enqueue says its place in line', async () => {
+    const id = uniqueTurnId('cli-conversation');
+    const send = (args: string[]) => cli({ args: ['send', id, ...args, '--model', 'approval'], env });
+    const { address, namespace } = testTemporal();
+    const connection = await Connection.connect({ address });
+    try {
+      const first = await send(['deploy please', '--message-id', 'm1', '--json']);
+      expect(first.code).toBe(0);
+      expect(JSON.parse(first.stdout)).toEqual({
+        conversationId: id,
+        messageId: 'm1',
+        status: 'started',
+        turnId: `${id}#1`,
+      });
+      const retry = await send(['deploy please', '--message-id', 'm1', '--json']);
+      expect(JSON.parse(retry.stdout)).toEqual(JSON.parse(first.stdout));
+      const busy = await send(['and again', '--policy', 'reject']);
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain(`conversation ${id} is running turn ${id}#1`);
+      const queued = await send(['later', '--message-id', 'm3']);
+      expect(queued.code).toBe(0);
+      expect(queued.stdout).toContain('message m3 is queued: 1 turn ahead of it');
+      const bad = await send(['x', '--policy', 'sometime']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--policy');
+    } finally {
+      // The first turn waits for an approval nobody gives: close the conversation and stop it.
+      const client = new TurnClient({ connection, namespace, taskQueue, blobStore: false });
+      await new ConversationClient(client).close(id).catch(() => {});
+      await client
+        .attach(`${id}#1`)
+        .cancel()
         .catch(() => {});
       await connection.close();
     }
