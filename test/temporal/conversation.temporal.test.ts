@@ -199,11 +199,14 @@ describe('a conversation on Temporal', () => {
     const id = uniqueTurnId('conv-long');
     const options = { turn, continueAsNewAfterEvents: 10 };
     for (let n = 1; n <= 4; n++) {
-      expect(await client.send(id, `message ${n}`, { messageId: `m${n}`, ...options })).toMatchObject({
-        status: 'started',
-        turnId: `${id}#${n}`,
-      });
-      expect((await client.turn(id, n).result()).text).toBe(`answer to message ${n}`);
+      const receipt = await client.send(id, `message ${n}`, { messageId: `m${n}`, ...options });
+      // The turn before has a result, but the conversation may hear of its end a moment later: then
+      // the message waits for it, and starts its turn once it does.
+      expect([
+        { messageId: `m${n}`, status: 'started', turnId: `${id}#${n}` },
+        { messageId: `m${n}`, status: 'queued', ahead: 1 },
+      ]).toContainEqual(receipt);
+      expect((await (await turnStarted(client, id, n)).result()).text).toBe(`answer to message ${n}`);
     }
     const runs = [];
     for await (const run of kit
