@@ -1,4 +1,5 @@
 import {
+  ApplicationFailure,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
   WorkflowUpdateFailedError,
@@ -14,6 +15,7 @@ import {
 import {
   ConversationRefusedError,
   type ConversationState,
+  closedRefusal,
   formatIssues,
   type Message,
   type MessageReceipt,
@@ -153,10 +155,12 @@ function turnTemplate(options: ConversationTurnOptions): TurnTemplate {
 }
 
 function refusal(conversationId: string, error: unknown): ConversationRefusedError | undefined {
-  const closed = `conversation ${conversationId} is closed: it takes no more messages`;
-  if (error instanceof WorkflowExecutionAlreadyStartedError)
-    return new ConversationRefusedError(closed, 'conversation-closed');
-  if (error instanceof WorkflowUpdateFailedError && /is closed/.test(String(error.cause?.message)))
-    return new ConversationRefusedError(closed, 'conversation-closed');
-  return undefined;
+  // A closed conversation's workflow has ended (its id is not started again), or is ending and
+  // refuses the update by type.
+  const closed =
+    error instanceof WorkflowExecutionAlreadyStartedError ||
+    (error instanceof WorkflowUpdateFailedError &&
+      error.cause instanceof ApplicationFailure &&
+      error.cause.type === 'conversation-closed');
+  return closed ? closedRefusal(conversationId) : undefined;
 }

@@ -64,6 +64,14 @@ export interface ConversationStep {
   actions: ConversationAction[];
 }
 
+/** Why a closed conversation refuses a message: the same words from every host. */
+export function closedRefusal(conversationId: string): ConversationRefusedError {
+  return new ConversationRefusedError(
+    `conversation ${conversationId} is closed: it takes no more messages`,
+    'conversation-closed',
+  );
+}
+
 /** Sending to a closed conversation, or a `reject` while a turn runs: `code` says which. */
 export class ConversationRefusedError extends DurableTurnsError {
   constructor(message: string, code: 'conversation-closed' | 'conversation-busy') {
@@ -89,11 +97,7 @@ export function sendMessage(
   const { messageId, message, policy } = sendArgsSchema.parse(args);
   const seen = receiptOf(state, messageId);
   if (seen) return { receipt: seen, duplicate: true, actions: [] };
-  if (state.closed)
-    throw new ConversationRefusedError(
-      `conversation ${state.conversationId} is closed: it takes no more messages`,
-      'conversation-closed',
-    );
+  if (state.closed) throw closedRefusal(state.conversationId);
   const waiting: WaitingMessage = { messageId, message, seq: state.received };
   state.received += 1;
   const running = state.running;

@@ -107,3 +107,8 @@ function slotOutput(
 ): ToolOutput {
   return call.policy?.background ? output : withNotice(call.toolCallId, output, notices);
 }
+
+/** The message ids of the steers a turn took (its `user.steered` events), in order. */
+export function steeredMessageIds(events: readonly TranscriptEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'user.steered' ? e.messages.map((m) => m.messageId) : []));
+}

@@ -1,4 +1,5 @@
 import {
+  ApplicationFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -22,6 +23,7 @@ import {
   type ConversationAction,
   type ConversationState,
   closeConversation,
+  closedRefusal,
   formatIssues,
   newConversation,
   receiptOf,
@@ -79,7 +81,10 @@ export async function conversationWorkflow(
         const parsed = sendArgsSchema.safeParse(args);
         if (!parsed.success) throw new Error(`invalid message: ${formatIssues(parsed.error)}`);
         if (state.closed && !receiptOf(state, parsed.data.messageId))
-          throw new Error(`conversation ${state.conversationId} is closed: it takes no more messages`);
+          throw ApplicationFailure.create({
+            message: closedRefusal(state.conversationId).message,
+            type: 'conversation-closed',
+          });
       },
     },
   );

@@ -19,7 +19,7 @@ import {
   resultInlineMaxChars,
   turnWorkflowInputSchema,
 } from '../../contract/turn-workflow';
-import { awaitingBackground, feedHostEvent, type TurnOperation } from '../../core';
+import { awaitingBackground, feedHostEvent, steeredMessageIds, type TurnOperation } from '../../core';
 import { ModelActivity } from '../activity-starts/model-request';
 import { transcriptDigests } from '../activity-starts/model-request-answer';
 import { ToolActivities } from '../activity-starts/tool-attempts';
@@ -350,9 +350,7 @@ function finish(turn: TurnRecord, listed: SearchAttributeUpdatePair[]): TurnWork
   for (const output of outcome.outputs) if (output.notice) notices[output.toolCallId] = output.notice;
   const packed = packJson({ events: turn.events, notices });
   // Which steers the turn took: its conversation gives the others to its next turn.
-  const steered = turn.events.flatMap((e) =>
-    e.type === 'user.steered' ? e.messages.map((m) => m.messageId) : [],
-  );
+  const steered = steeredMessageIds(turn.events);
   const told = steered.length > 0 ? { ...summary, steered } : summary;
   if (packed.length <= resultInlineMaxChars) return { ...told, packed };
   // Too long for the result's one payload: readers page through it by query, which a worker
