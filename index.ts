@@ -99,6 +99,16 @@ export { NonRetryableToolError } from './core/tools/run-tool-attempt';
 export { type ToolFile, withFiles } from './core/tools/tool-files';
 // Watching a turn (the same events in process and on Temporal)
 export type { LiveChannelName, ProgressEntry, TurnWatchEvent } from './core/watch/turn-watch-event';
+export {
+  ConversationConflictError,
+  type ConversationStore,
+} from './executors/conversation/conversation-store';
+export {
+  InProcessConversations,
+  type InProcessConversationsOptions,
+  type InProcessSendOptions,
+} from './executors/conversation/in-process-conversations';
+export { MemoryConversationStore } from './executors/conversation/memory-conversation-store';
 // The in-process executor and its journals
 export {
   InProcessExecutor,

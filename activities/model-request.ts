@@ -9,12 +9,12 @@ import {
   modelRejectedType,
 } from '../contract/activities';
 import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow';
-import { type Message, ModelError, type ModelResponse, modelRequestKey } from '../core';
+import { EarlierTurns, type Message, ModelError, type ModelResponse, modelRequestKey } from '../core';
 import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
 import { CallHandOver } from './call-hand-over';
-import { EarlierTurns, readTurnMessages } from './earlier-turns';
+import { readTurnMessages } from './earlier-turns';
 import { LiveText } from './live-text';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';

@@ -13,7 +13,8 @@ import {
   turnTemplateSchema,
 } from '../contract/conversation-workflow';
 import {
-  ConversationRefusedError,
+  busyRefusal,
+  type ConversationRefusedError,
   type ConversationState,
   closedRefusal,
   formatIssues,
@@ -102,11 +103,7 @@ export class ConversationClient {
     } catch (error) {
       throw refusal(conversationId, error) ?? error;
     }
-    if (receipt.status === 'rejected')
-      throw new ConversationRefusedError(
-        `conversation ${conversationId} is running turn ${receipt.turnId}; message ${receipt.messageId} was rejected (policy reject)`,
-        'conversation-busy',
-      );
+    if (receipt.status === 'rejected') throw busyRefusal(conversationId, receipt);
     return receipt;
   }
 

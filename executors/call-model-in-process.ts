@@ -2,6 +2,7 @@ import type { Context } from '@opentelemetry/api';
 import {
   describeThrown,
   type HostEvent,
+  type Message,
   type ModelCall,
   ModelError,
   type ModelFailure,
@@ -24,6 +25,7 @@ export async function callModelInProcess({
   signal,
   onToolCall,
   traceParent,
+  earlier,
 }: {
   engine: TurnEngine;
   host: TurnHost;
@@ -32,6 +34,8 @@ export async function callModelInProcess({
   onToolCall: (call: PreparedCall) => Promise<void>;
   /** The turn's span, parent of this request's. */
   traceParent?: Context | undefined;
+  /** Messages sent before the turn's own (see `RunTurnArgs.earlier`). */
+  earlier?: () => Promise<Message[]>;
 }): Promise<HostEvent | undefined> {
   const priorCallIds = new Set(engine.view.callIds);
   const maxArgumentBytes = engine.view.config.limits.maxArgumentBytes;
@@ -41,12 +45,14 @@ export async function callModelInProcess({
   const onCancel = () => abort.abort(signal?.reason);
   signal?.addEventListener('abort', onCancel, { once: true });
   try {
+    // A continued request's provider already holds what came before (the earlier turns too).
+    const messages = earlier && !op.continuation ? [...(await earlier()), ...op.messages] : op.messages;
     const response = await traceModelRequest({
       tracing: host.tracing,
       model: host.model.name,
       turnId: engine.turnId,
       responseIndex: op.responseIndex,
-      messages: op.messages,
+      messages,
       parent: traceParent,
       run: () =>
         streamModelResponse({
@@ -55,7 +61,7 @@ export async function callModelInProcess({
           observers: host.observers,
           turnId: engine.turnId,
           responseIndex: op.responseIndex,
-          messages: op.messages,
+          messages,
           readFiles: host.files.read,
           idempotencyKey: op.idempotencyKey,
           continuation: op.continuation,

@@ -2,6 +2,7 @@ import type { Context } from '@opentelemetry/api';
 import {
   feedHostEvent,
   type HostEvent,
+  type Message,
   type PreparedCall,
   type TurnEngine,
   type TurnOperation,
@@ -29,6 +30,8 @@ export function driveTurn(args: {
   signal?: AbortSignal;
   /** What callers send the turn while it runs (steers). */
   inbox?: TurnInbox;
+  /** Messages its model requests send before the turn's own (see `RunTurnArgs.earlier`). */
+  earlier?: () => Promise<Message[]>;
 }): Promise<TurnResult> {
   return traceTurn({
     tracing: args.host.tracing,
@@ -43,6 +46,7 @@ async function drive({
   host,
   signal,
   inbox,
+  earlier,
   traceParent,
 }: {
   engine: TurnEngine;
@@ -50,6 +54,7 @@ async function drive({
   host: TurnHost;
   signal?: AbortSignal;
   inbox?: TurnInbox;
+  earlier?: () => Promise<Message[]>;
   /** The turn's span, parent of its model requests' and tool attempts' spans. */
   traceParent: Context | undefined;
 }): Promise<TurnResult> {
@@ -111,6 +116,7 @@ async function drive({
             onToolCall,
             traceParent,
             ...(signal ? { signal } : {}),
+            ...(earlier ? { earlier } : {}),
           });
           if (outcome) queue.push(outcome);
           break;

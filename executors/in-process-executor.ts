@@ -6,7 +6,9 @@ import {
   type DetectionConfig,
   type DispatchConfig,
   type HostTimers,
+  isTranscriptEvent,
   type LimitsConfig,
+  type Message,
   normalizeInput,
   type ProgressEntry,
   type RetryPolicyInput,
@@ -26,6 +28,7 @@ import {
   turnInputSchema,
   type UserMessage,
 } from '../core';
+import { DurableTurnsError } from '../core/errors/durable-turns-error';
 import { formatIssues } from '../core/schema/format-issues';
 import type { TurnTracing } from '../tracing/turn-tracing';
 import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
@@ -86,6 +89,12 @@ export interface InProcessWatchOptions {
 export interface RunTurnArgs {
   turnId: string;
   input: TurnInput;
+  /**
+   * Messages every model request of the turn sends before the turn's own, never recorded in its
+   * journal: a conversation's earlier turns (`InProcessConversations` passes them). Not sent on a
+   * request continued from a provider receipt, whose provider holds them already.
+   */
+  earlier?: () => Promise<Message[]>;
 }
 
 const systemTimers: HostTimers = {
@@ -153,7 +162,7 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input }: RunTurnArgs,
+    { turnId, input, earlier }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
@@ -189,6 +198,7 @@ export class InProcessExecutor {
         host: this.host,
         inbox,
         ...(signal ? { signal } : {}),
+        ...(earlier ? { earlier } : {}),
       });
     });
   }
@@ -198,8 +208,19 @@ export class InProcessExecutor {
    * Completed calls are never run again; see `TurnEngine.onResume` for calls caught mid-flight.
    */
   async resumeTurn(
-    { turnId, takeOver = false }: { turnId: string; takeOver?: boolean },
-    { signal }: { signal?: AbortSignal } = {},
+    {
+      turnId,
+      takeOver = false,
+      earlier,
+    }: { turnId: string; takeOver?: boolean; earlier?: RunTurnArgs['earlier'] },
+    {
+      signal,
+      onResumed,
+    }: {
+      signal?: AbortSignal;
+      /** Called once this host holds the turn (its lease taken, its journal read), before it goes on. */
+      onResumed?: () => void;
+    } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
     this.claim(turnId);
@@ -213,14 +234,24 @@ export class InProcessExecutor {
       const { entries, version } = await session.load();
       if (entries.length === 0) {
         await session.release();
-        throw new Error(`turn ${turnId} is not in the journal; start it with runTurn`);
+        throw new DurableTurnsError(`turn ${turnId} is not in the journal; start it with runTurn`, {
+          code: 'turn-not-journaled',
+        });
       }
       // Watchers get what was recorded before, numbered as in the journal, then what comes now.
       for (const entry of entries) feed.recorded({ entry });
       const engine = TurnEngine.replay(entries);
       const writer = new JournalWriter(session, version, entries, this.host.observers);
       await writer.append(engine.onResume());
-      return driveTurn({ engine, writer, host: this.host, inbox, ...(signal ? { signal } : {}) });
+      onResumed?.();
+      return driveTurn({
+        engine,
+        writer,
+        host: this.host,
+        inbox,
+        ...(signal ? { signal } : {}),
+        ...(earlier ? { earlier } : {}),
+      });
     });
   }
 
@@ -264,6 +295,16 @@ export class InProcessExecutor {
       throw new Error(`watch: after must be a sequence number (an integer ≥ 0), got ${String(after)}`);
     const feed = this.feeds.get(turnId) ?? (await this.recordedFeed(turnId));
     yield* watchTurnFeed({ feed, after, live });
+  }
+
+  /**
+   * A finished turn's result, read from the journal: what `runTurn` returned (undefined for a turn
+   * the journal does not hold, has not finished, or a journal without `read`).
+   */
+  async finishedResult(turnId: string): Promise<TurnResult | undefined> {
+    const entries = (await this.journal.read?.({ turnId })) ?? [];
+    if (entries.at(-1)?.type !== 'turn.finished') return undefined;
+    return { ...TurnEngine.replay(entries).outcome(), events: entries.filter(isTranscriptEvent) };
   }
 
   /** Runs one drive of a turn with a feed for its watchers; the feed stops with it. */

@@ -33,6 +33,11 @@ export const conversationStateSchema = z.object({
   running: z
     .object({
       turnId: z.string(),
+      /**
+       * The messages it started with: a host that lost the turn before it wrote a word of it (an
+       * in-process host that crashed just after recording the start) starts it again from these.
+       */
+      messages: z.array(waitingMessageSchema).optional(),
       /** An interrupt asked for its cancel: nothing more is handed to it. */
       cancelling: z.boolean(),
       /** Steers handed to it; those it had not recorded when it ended start the next turn. */
@@ -69,6 +74,17 @@ export function closedRefusal(conversationId: string): ConversationRefusedError 
   return new ConversationRefusedError(
     `conversation ${conversationId} is closed: it takes no more messages`,
     'conversation-closed',
+  );
+}
+
+/** Why a `reject` was refused while `turnId` ran: the same words from every host. */
+export function busyRefusal(
+  conversationId: string,
+  { messageId, turnId }: { messageId: string; turnId: string },
+): ConversationRefusedError {
+  return new ConversationRefusedError(
+    `conversation ${conversationId} is running turn ${turnId}; message ${messageId} was rejected (policy reject)`,
+    'conversation-busy',
   );
 }
 
@@ -180,7 +196,7 @@ export function receiptOf(state: ConversationState, messageId: string): MessageR
 function startTurn(state: ConversationState, messages: WaitingMessage[]): ConversationAction {
   state.turnCount += 1;
   const turnId = `${state.conversationId}#${state.turnCount}`;
-  state.running = { turnId, cancelling: false, steers: [] };
+  state.running = { turnId, messages, cancelling: false, steers: [] };
   for (const { messageId } of messages) record(state, { messageId, status: 'started', turnId });
   return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };
 }

@@ -1,4 +1,4 @@
-import type { Message } from '../core';
+import type { Message } from '../schema/messages';
 import { EarlierTurns } from './earlier-turns';
 
 const said = (text: string): Message[] => [{ role: 'user', content: text }];

@@ -1,2 +1,4 @@
 export * from './conversation-schema';
 export * from './conversation-state';
+export * from './earlier-turns';
+export * from './turn-messages';

@@ -34,15 +34,28 @@ export function startCrashChild({
   background?: boolean;
   readyTimeoutMs?: number;
 }): CrashChild {
-  const child: ChildProcess = spawnSourceChild(
-    crashChild,
-    [path, ledger, turnId, ...(background ? ['background'] : [])],
-    {
-      cwd: repoRoot,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  return startReadyChild({
+    script: crashChild,
+    args: [path, ledger, turnId, ...(background ? ['background'] : [])],
+    readyTimeoutMs,
+  });
+}
+
+/** Starts `script` in its own process group; it prints `READY <pid>` when the test may kill it. */
+export function startReadyChild({
+  script,
+  args,
+  readyTimeoutMs = 45_000,
+}: {
+  script: string;
+  args: string[];
+  readyTimeoutMs?: number;
+}): CrashChild {
+  const child: ChildProcess = spawnSourceChild(script, args, {
+    cwd: repoRoot,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -50,7 +63,7 @@ export function startCrashChild({
   const exited = new Promise<void>((done) => child.once('close', () => done()));
   const ready = new Promise<number>((done, fail) => {
     const timer = setTimeout(
-      () => fail(new Error(`crash child did not print READY in ${readyTimeoutMs} ms: ${stderr}`)),
+      () => fail(new Error(`${script} did not print READY in ${readyTimeoutMs} ms: ${stderr}`)),
       readyTimeoutMs,
     );
     const lines = createInterface({ input: child.stdout! });
@@ -62,7 +75,7 @@ export function startCrashChild({
     });
     child.once('close', (code) => {
       clearTimeout(timer);
-      fail(new Error(`crash child exited (${code}) before READY: ${stderr}`));
+      fail(new Error(`${script} exited (${code}) before READY: ${stderr}`));
     });
   });
   return {

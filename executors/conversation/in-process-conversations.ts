@@ -1,0 +1,309 @@
+import {
+  busyRefusal,
+  type ConversationAction,
+  type ConversationState,
+  closeConversation,
+  EarlierTurns,
+  formatIssues,
+  type Message,
+  type MessageReceipt,
+  newConversation,
+  normalizeInput,
+  type SendPolicy,
+  sendArgsSchema,
+  sendMessage,
+  steeredMessageIds,
+  type TurnResult,
+  threadIdSchema,
+  turnEnded,
+  turnMessages,
+} from '../../core';
+import { DurableTurnsError } from '../../core/errors/durable-turns-error';
+import type { InProcessExecutor } from '../in-process-executor';
+import type { ConversationStore } from './conversation-store';
+import { MemoryConversationStore } from './memory-conversation-store';
+
+export interface InProcessConversationsOptions {
+  /** Runs the conversations' turns: its tools, model, configuration and turn journal. */
+  executor: InProcessExecutor;
+  /**
+   * Where each conversation's queue is kept (default: this process's memory). A
+   * `SqliteConversationStore` beside a `SqliteJournal` lets `resume` carry a conversation on after a crash.
+   */
+  store?: ConversationStore;
+}
+
+export interface InProcessSendOptions {
+  /** The message's id: a retried send with the same id is the same message (never a second turn). */
+  messageId: string;
+  /** What the message does while a turn runs (see `SendPolicy`); default `enqueue`. */
+  policy?: SendPolicy;
+}
+
+interface Held {
+  state: ConversationState;
+  version: number;
+  /** A change made in the background (a turn's end) that failed: `idle` reports it. */
+  failure?: unknown;
+}
+
+/**
+ * Conversations in this process, as `ConversationClient` gives them on Temporal: the same queue
+ * (`ConversationState`, changed only by the core's functions), the same turns (`{id}#{n}`, run by the
+ * executor, journaled as any turn), the same policies and receipts, so the same transcript events.
+ * A turn's model requests send the earlier turns first, read from the journal, never copied into it.
+ * One host drives a conversation at a time: the store refuses a save from a host that is behind.
+ */
+export class InProcessConversations {
+  private readonly executor: InProcessExecutor;
+  private readonly store: ConversationStore;
+  private readonly held = new Map<string, Held>();
+  /** Each conversation's changes, one at a time in arrival order. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  /** The turns running here: a cancel reaches them through their controller. */
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<TurnResult> }>();
+  private readonly earlierTurns = new EarlierTurns();
+  private readonly watchers = new Set<() => void>();
+
+  constructor({ executor, store = new MemoryConversationStore() }: InProcessConversationsOptions) {
+    this.executor = executor;
+    this.store = store;
+  }
+
+  /**
+   * Records a message and returns once it is recorded (not when its turn ends): where it stands —
+   * started (its turn is running, and can be watched at once), queued, or steered. A `reject` while
+   * a turn runs, or a send to a closed conversation, throws `ConversationRefusedError`.
+   */
+  async send(
+    conversationId: string,
+    message: string | Message,
+    { messageId, policy }: InProcessSendOptions,
+  ): Promise<MessageReceipt> {
+    const id = threadIdSchema.safeParse(conversationId);
+    if (!id.success) throw new Error(formatIssues(id.error, { root: 'conversationId' }));
+    const args = sendArgsSchema.safeParse({
+      messageId,
+      message: typeof message === 'string' ? normalizeInput(message)[0] : message,
+      ...(policy ? { policy } : {}),
+    });
+    if (!args.success) throw new Error(`invalid message: ${formatIssues(args.error)}`);
+    const { receipt } = await this.change(conversationId, (state) => sendMessage(state, args.data));
+    if (receipt.status === 'rejected') throw busyRefusal(conversationId, receipt);
+    return receipt;
+  }
+
+  /** The conversation's queue: its turns so far, the running one, what waits. */
+  async state(conversationId: string): Promise<ConversationState> {
+    return structuredClone((await this.hold(conversationId)).state);
+  }
+
+  /** Conversations in the store, by id. */
+  list(): Promise<string[]> {
+    return this.store.list();
+  }
+
+  /** Turn `n` (from 1): its result once it ends (at once for one that has). */
+  async turnResult(conversationId: string, n: number): Promise<TurnResult> {
+    const turnId = `${conversationId}#${n}`;
+    const running = this.running.get(turnId);
+    if (running) return running.done;
+    const result = await this.executor.finishedResult(turnId);
+    if (!result)
+      throw new Error(
+        `turn ${turnId} is not running here and has not finished in the journal (conversation ${conversationId} has ${(await this.hold(conversationId)).state.turnCount} turns)`,
+      );
+    return result;
+  }
+
+  /** Every message of the conversation's ended turns, in order (the running turn's are not in it yet). */
+  async transcript(conversationId: string): Promise<Message[]> {
+    const { turnCount, running } = (await this.hold(conversationId)).state;
+    const messages: Message[] = [];
+    for (let n = 1; n <= turnCount; n++) {
+      if (running?.turnId === `${conversationId}#${n}`) break;
+      messages.push(...turnMessages(await this.turnResult(conversationId, n)));
+    }
+    return messages;
+  }
+
+  /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
+  async close(conversationId: string): Promise<{ dropped: string[] }> {
+    let dropped: string[] = [];
+    await this.change(conversationId, (state) => {
+      dropped = closeConversation(state).dropped;
+      return { actions: [] };
+    });
+    return { dropped };
+  }
+
+  /**
+   * Resolves once no turn of the conversation runs and no message waits (rejects if a change made
+   * when a turn ended could not be saved).
+   */
+  async idle(conversationId: string): Promise<void> {
+    const held = await this.hold(conversationId);
+    await new Promise<void>((resolve, reject) => {
+      const look = () => {
+        if (held.failure !== undefined) reject(held.failure);
+        else if (!held.state.running && held.state.next.length + held.state.queue.length === 0) resolve();
+        else return;
+        this.watchers.delete(look);
+      };
+      this.watchers.add(look);
+      look();
+    });
+  }
+
+  /**
+   * Carries on a conversation this host does not hold yet, after a crash or on another host: its
+   * running turn continues from the journal (`takeOver` as `resumeTurn` has it) or, if it had not
+   * written its start, starts again; what waited then follows as usual.
+   */
+  async resume(conversationId: string, { takeOver = false }: { takeOver?: boolean } = {}): Promise<void> {
+    await this.serially(conversationId, async () => {
+      if (this.held.has(conversationId)) return;
+      const held = await this.load(conversationId);
+      const running = held.state.running;
+      if (!running) {
+        this.held.set(conversationId, held);
+        return;
+      }
+      const turnNumber = held.state.turnCount;
+      const earlier = () => this.earlier(conversationId, turnNumber);
+      const controller = new AbortController();
+      const { signal } = controller;
+      let resumed!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        resumed = resolve;
+      });
+      const finished = await this.executor.finishedResult(running.turnId);
+      const done = finished
+        ? Promise.resolve(finished)
+        : this.executor
+            .resumeTurn({ turnId: running.turnId, takeOver, earlier }, { signal, onResumed: resumed })
+            .catch((error) => {
+              if (!DurableTurnsError.isInstance(error) || error.code !== 'turn-not-journaled') throw error;
+              // Lost before it wrote a word: it starts again with the messages it was started with.
+              const input = (running.messages ?? []).map((m) => m.message);
+              const again = this.executor.runTurn({ turnId: running.turnId, input, earlier }, { signal });
+              resumed();
+              return again;
+            });
+      // Held here only once this host holds its turn: a lease still held elsewhere is refused here.
+      await Promise.race([holding, done]);
+      this.held.set(conversationId, held);
+      this.follow(conversationId, running.turnId, controller, done);
+    });
+  }
+
+  /** Applies one change to the conversation's state, saves it, then carries its actions out. */
+  private change<T extends { actions: ConversationAction[] }>(
+    conversationId: string,
+    apply: (state: ConversationState) => T,
+  ): Promise<T> {
+    return this.serially(conversationId, async () => {
+      const held = await this.hold(conversationId);
+      const draft = structuredClone(held.state);
+      const step = apply(draft);
+      if (JSON.stringify(draft) !== JSON.stringify(held.state)) {
+        held.version = await this.store.save(conversationId, draft, held.version);
+        held.state = draft;
+      }
+      for (const action of step.actions) this.carryOut(conversationId, action);
+      for (const look of [...this.watchers]) look();
+      return step;
+    });
+  }
+
+  private serially<T>(conversationId: string, run: () => Promise<T>): Promise<T> {
+    const before = this.chains.get(conversationId) ?? Promise.resolve();
+    const result = before.then(run, run);
+    this.chains.set(
+      conversationId,
+      result.catch(() => {}),
+    );
+    return result;
+  }
+
+  private async hold(conversationId: string): Promise<Held> {
+    const found = this.held.get(conversationId);
+    if (found) return found;
+    const held = await this.load(conversationId);
+    if (held.state.running)
+      throw new Error(
+        `conversation ${conversationId} has turn ${held.state.running.turnId} running, not on this host: resume the conversation here (resume) once the host that ran it is gone`,
+      );
+    this.held.set(conversationId, held);
+    return held;
+  }
+
+  private async load(conversationId: string): Promise<Held> {
+    const { state, version } = await this.store.load(conversationId);
+    return { state: state ?? newConversation(conversationId), version };
+  }
+
+  private carryOut(conversationId: string, action: ConversationAction): void {
+    if (action.kind === 'cancel-turn') {
+      this.running.get(action.turnId)?.controller.abort();
+      return;
+    }
+    if (action.kind === 'steer') {
+      const { messageId, message } = action.message;
+      try {
+        this.executor.steer(action.turnId, { messageId, message });
+      } catch {
+        // The turn ended meanwhile: its end hands the steer to the next turn.
+      }
+      return;
+    }
+    const { turnId, turnNumber, messages } = action;
+    const controller = new AbortController();
+    // `runTurn` claims the turn before it awaits anything: it can be watched once `send` returns.
+    const done = this.executor.runTurn(
+      {
+        turnId,
+        input: messages.map((m) => m.message),
+        earlier: () => this.earlier(conversationId, turnNumber),
+      },
+      { signal: controller.signal },
+    );
+    this.follow(conversationId, turnId, controller, done);
+  }
+
+  /** When the turn ends (however), the conversation hears of it, with the steers it recorded. */
+  private follow(
+    conversationId: string,
+    turnId: string,
+    controller: AbortController,
+    done: Promise<TurnResult>,
+  ): void {
+    this.running.set(turnId, { controller, done });
+    void done
+      .then((result) => steeredMessageIds(result.events))
+      .then((recordedSteers) => {
+        this.running.delete(turnId);
+        return this.change(conversationId, (state) => turnEnded(state, { turnId, recordedSteers }));
+      })
+      .catch((error: unknown) => {
+        // The turn did not end: its drive here stopped (its lease went to another host, the journal
+        // failed). The conversation is not this host's any more; `resume` takes it up again.
+        const held = this.held.get(conversationId);
+        this.held.delete(conversationId);
+        if (held) held.failure = error;
+        for (const look of [...this.watchers]) look();
+      });
+  }
+
+  private earlier(conversationId: string, turnNumber: number): Promise<Message[]> {
+    return this.earlierTurns.before({
+      conversationId,
+      turnNumber,
+      read: async (turnId) => {
+        const result = await this.executor.finishedResult(turnId);
+        // A turn that never finished (its host was lost for good) left nothing to send.
+        return result ? turnMessages(result) : [];
+      },
+    });
+  }
+}

@@ -1,0 +1,220 @@
+import {
+  ConversationRefusedError,
+  type ConversationState,
+  defineTool,
+  type Message,
+  type MessageReceipt,
+  type ModelRequest,
+  type SendPolicy,
+  scriptedModel,
+  type TurnResult,
+} from 'durable-turns';
+import { z } from 'zod';
+import { pollFor } from '../temporal/support/poll';
+import { uniqueTurnId } from './support';
+
+/** Conversations as an executor under test gives them: `ConversationClient` on Temporal, `InProcessConversations` in process. */
+export interface ConversationHarness {
+  name: string;
+  send(
+    conversationId: string,
+    message: string,
+    options: { messageId: string; policy?: SendPolicy },
+  ): Promise<MessageReceipt>;
+  /** Turn `n`'s result once it ends (waiting for it to start, too). */
+  turnResult(conversationId: string, n: number): Promise<TurnResult>;
+  state(conversationId: string): Promise<ConversationState>;
+  transcript(conversationId: string): Promise<Message[]>;
+  close(conversationId: string): Promise<{ dropped: string[] }>;
+}
+
+/** Calls of `slow` wait until their gate opens (or the attempt is cancelled). */
+const gates = new Map<string, () => void>();
+export const conversationTools = [
+  defineTool({
+    name: 'slow',
+    description: 'Waits for its gate',
+    input: z.object({ gate: z.string() }),
+    execute: ({ gate }, { signal }) =>
+      new Promise<string>((resolve, reject) => {
+        gates.set(gate, () => resolve(`slow output of ${gate}`));
+        signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+      }),
+  }),
+];
+
+const lastUserText = (request: ModelRequest) =>
+  [...request.messages].reverse().find((m) => m.role === 'user')?.content as string;
+
+/** A user message `wait:G` calls `slow` with gate G; any other is answered at once. */
+export const conversationModel = scriptedModel([
+  (request) => {
+    const text = lastUserText(request);
+    if (text.startsWith('wait:'))
+      return { toolCalls: [{ id: `call-${text}`, name: 'slow', args: { gate: text.slice(5) } }] };
+    // The answer (the model's last response) takes a while to finish streaming.
+    if (text.startsWith('slowly:')) return { text: `answer to ${text}`, finishDelayMs: 1_000 };
+    return { text: `answer to ${text}` };
+  },
+  (request) => ({ text: `done with ${lastUserText(request)}` }),
+]);
+
+const user = (content: string): Message => ({ role: 'user', content });
+const gateOpened = (gate: string) =>
+  pollFor(`the slow call of gate ${gate} to run`, async () => gates.get(gate));
+const requestOf = (turnId: string, responseIndex = 0) =>
+  conversationModel.requests.find((r) => r.turnId === turnId && r.responseIndex === responseIndex);
+
+/** A gate name no other case (on either executor) uses. */
+const gateName = (label: string) => uniqueTurnId(label).replace(/[^a-z0-9-]/gi, '');
+
+export function conversationCases(harness: ConversationHarness): void {
+  describe(`a conversation (${harness.name})`, () => {
+    test('enqueue: each message is a turn of its own, in order; a later turn sends the earlier ones first; a retried send is one message; reject names the running turn', async () => {
+      const id = uniqueTurnId('conv');
+      const gate = gateName('a');
+      expect(await harness.send(id, `wait:${gate}`, { messageId: 'm1' })).toEqual({
+        messageId: 'm1',
+        status: 'started',
+        turnId: `${id}#1`,
+      });
+      await gateOpened(gate);
+      expect(await harness.send(id, 'second', { messageId: 'm2' })).toEqual({
+        messageId: 'm2',
+        status: 'queued',
+        ahead: 1,
+      });
+      // The same message id again (a retry): the same message, not a second turn.
+      expect(await harness.send(id, 'second', { messageId: 'm2' })).toMatchObject({ status: 'queued' });
+      const busy = await harness.send(id, 'third', { messageId: 'm3', policy: 'reject' }).catch((e) => e);
+      expect(ConversationRefusedError.isInstance(busy)).toBe(true);
+      expect(busy).toMatchObject({
+        code: 'conversation-busy',
+        message: `conversation ${id} is running turn ${id}#1; message m3 was rejected (policy reject)`,
+      });
+
+      gates.get(gate)?.();
+      const second = await harness.turnResult(id, 2);
+      expect(second.text).toBe('answer to second');
+      // Its request began with the whole first turn, then its own message.
+      expect(requestOf(`${id}#2`)?.messages).toEqual([
+        user(`wait:${gate}`),
+        expect.objectContaining({ role: 'assistant' }),
+        expect.objectContaining({ role: 'tool' }),
+        { role: 'assistant', content: [{ type: 'text', text: `done with wait:${gate}` }] },
+        user('second'),
+      ]);
+      const state = await harness.state(id);
+      expect(state).toMatchObject({ turnCount: 2, received: 3, queue: [], next: [] });
+      expect(state.running).toBeUndefined();
+      const transcript = await harness.transcript(id);
+      expect(transcript.filter((m) => m.role === 'user')).toEqual([user(`wait:${gate}`), user('second')]);
+      expect(transcript.at(-1)).toEqual({
+        role: 'assistant',
+        content: [{ type: 'text', text: 'answer to second' }],
+      });
+    });
+
+    test('interrupt: the running turn is cancelled with a true output for its call, and the message starts the next turn', async () => {
+      const id = uniqueTurnId('conv-interrupt');
+      const gate = gateName('b');
+      await harness.send(id, `wait:${gate}`, { messageId: 'm1' });
+      await gateOpened(gate);
+      expect(await harness.send(id, 'stop that', { messageId: 'm2', policy: 'interrupt' })).toEqual({
+        messageId: 'm2',
+        status: 'queued',
+        ahead: 1,
+      });
+      const first = await harness.turnResult(id, 1);
+      expect(first.status).toBe('cancelled');
+      expect(first.outputs).toEqual([
+        expect.objectContaining({ toolCallId: `call-wait:${gate}`, status: 'interrupted' }),
+      ]);
+      const second = await harness.turnResult(id, 2);
+      expect(second.text).toBe('answer to stop that');
+      expect(requestOf(`${id}#2`)?.messages.at(-1)).toEqual(user('stop that'));
+    });
+
+    test('steer: the message joins the running turn at its next request; the running call goes on and its output stands', async () => {
+      const id = uniqueTurnId('conv-steer');
+      const gate = gateName('d');
+      await harness.send(id, `wait:${gate}`, { messageId: 'm1' });
+      await gateOpened(gate);
+      expect(await harness.send(id, 'be brief', { messageId: 'm2', policy: 'steer' })).toEqual({
+        messageId: 'm2',
+        status: 'steered',
+        turnId: `${id}#1`,
+      });
+      gates.get(gate)?.();
+      const first = await harness.turnResult(id, 1);
+      expect(first.outputs).toEqual([
+        expect.objectContaining({
+          toolCallId: `call-wait:${gate}`,
+          status: 'ok',
+          content: `slow output of ${gate}`,
+        }),
+      ]);
+      // The same transcript on every executor: the steer between the call's result and the next response.
+      expect(first.events.map((e) => e.type)).toEqual([
+        'turn.started',
+        'model.requested',
+        'model.responded',
+        'tool.completed',
+        'user.steered',
+        'model.requested',
+        'model.responded',
+        'turn.finished',
+      ]);
+      expect(first.events.filter((e) => e.type === 'user.steered')).toEqual([
+        { type: 'user.steered', messages: [{ messageId: 'm2', message: user('be brief') }] },
+      ]);
+      expect(requestOf(`${id}#1`, 1)?.messages.map((m) => m.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'user',
+      ]);
+      expect(first.text).toBe('done with be brief');
+      expect((await harness.state(id)).turnCount).toBe(1);
+    });
+
+    test('a steer that comes while the last answer streams is not lost: it starts the next turn', async () => {
+      const id = uniqueTurnId('conv-late-steer');
+      await harness.send(id, 'slowly: hello', { messageId: 'm1' });
+      await pollFor('the answer to stream', async () => requestOf(`${id}#1`));
+      const receipt = await harness.send(id, 'one more thing', { messageId: 'm2', policy: 'steer' });
+      // Steered into turn 1 while it streamed (and left by it), or after it ended: a turn of its own.
+      expect([`${id}#1`, `${id}#2`]).toContain('turnId' in receipt ? receipt.turnId : '');
+      const first = await harness.turnResult(id, 1);
+      expect(first.events.some((e) => e.type === 'user.steered')).toBe(false);
+      const second = await harness.turnResult(id, 2);
+      expect(second.text).toBe('answer to one more thing');
+      expect(await harness.send(id, 'one more thing', { messageId: 'm2', policy: 'steer' })).toEqual({
+        messageId: 'm2',
+        status: 'started',
+        turnId: `${id}#2`,
+      });
+    });
+
+    test('closed: what waits is dropped, the running turn ends as it would, and sends are refused with a clear error', async () => {
+      const id = uniqueTurnId('conv-close');
+      const gate = gateName('c');
+      await harness.send(id, `wait:${gate}`, { messageId: 'm1' });
+      await gateOpened(gate);
+      await harness.send(id, 'later', { messageId: 'm2' });
+      expect(await harness.close(id)).toEqual({ dropped: ['m2'] });
+      await expect(harness.send(id, 'again', { messageId: 'm3' })).rejects.toMatchObject({
+        code: 'conversation-closed',
+        message: `conversation ${id} is closed: it takes no more messages`,
+      });
+      // A retry of a message it had is answered from its receipts, closed or not.
+      expect(await harness.send(id, 'later', { messageId: 'm2' })).toEqual({
+        messageId: 'm2',
+        status: 'dropped',
+      });
+      gates.get(gate)?.();
+      expect((await harness.turnResult(id, 1)).status).toBe('completed');
+      expect(conversationModel.requests.some((r) => r.turnId === `${id}#2`)).toBe(false);
+    });
+  });
+}
