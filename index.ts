@@ -126,6 +126,7 @@ export { type ModelConfig, modelConfigSchema, type ResolvedModelConfig } from '.
 export {
   type ScriptedCall,
   type ScriptedModel,
+  type ScriptedModelOptions,
   type ScriptedPart,
   type ScriptedResponse,
   type ScriptedStep,

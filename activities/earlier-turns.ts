@@ -2,19 +2,20 @@ import type { Client } from '@temporalio/client';
 import { WorkflowFailedError } from '@temporalio/client';
 import { unpackJson } from '../contract/packed-json';
 import { packedResultQuery, type TurnWorkflowResult } from '../contract/turn-workflow';
-import { type Message, messagesFromEvents, type TranscriptEvent } from '../core';
+import { type TranscriptEvent, type TurnContext, turnContext } from '../core';
 
 /**
- * A closed turn's messages, its input first. A turn that ended without a result (terminated, timed
- * out) left no transcript: it gives none, and the conversation goes on without it.
+ * A closed turn as later requests send it (`turnContext`: its messages, its input first, or its
+ * compacted context). A turn that ended without a result (terminated, timed out) left no transcript:
+ * it gives none, and the conversation goes on without it.
  */
-export async function readTurnMessages(client: Client, turnId: string): Promise<Message[]> {
+export async function readTurnContext(client: Client, turnId: string): Promise<TurnContext> {
   const workflow = client.workflow.getHandle(turnId);
   let result: TurnWorkflowResult;
   try {
     result = (await workflow.result()) as TurnWorkflowResult;
   } catch (error) {
-    if (error instanceof WorkflowFailedError) return [];
+    if (error instanceof WorkflowFailedError) return { messages: [], replacesEarlier: false };
     throw error;
   }
   let packed = result.packed;
@@ -31,5 +32,5 @@ export async function readTurnMessages(client: Client, turnId: string): Promise<
   const { events, notices } = unpackJson<{ events: TranscriptEvent[]; notices: Record<string, string> }>(
     packed,
   );
-  return messagesFromEvents(events, notices);
+  return turnContext(events, notices);
 }

@@ -14,7 +14,7 @@ import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
 import { CallHandOver } from './call-hand-over';
-import { readTurnMessages } from './earlier-turns';
+import { readTurnContext } from './earlier-turns';
 import { LiveText } from './live-text';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';
@@ -82,7 +82,7 @@ export function modelRequestActivity({
             earlier: () =>
               // A continued request's provider already holds what came before (the earlier turns too).
               conversation && !continuation
-                ? earlierTurns.before({ ...conversation, read: (id) => readTurnMessages(ctx.client, id) })
+                ? earlierTurns.before({ ...conversation, read: (id) => readTurnContext(ctx.client, id) })
                 : Promise.resolve([]),
             // A context sent with the request is as of its scheduling: a retry by Temporal (older
             // workflows) reuses the input after calls may have been handed over, so it reads.

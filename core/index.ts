@@ -9,6 +9,7 @@ export * from './engine/host-event';
 export * from './engine/messages-from-events';
 export * from './engine/plan-launches';
 export * from './engine/quick-chain';
+export * from './engine/request-context';
 export * from './engine/turn-engine';
 export * from './engine/turn-outcome';
 export * from './engine/turn-snapshot';

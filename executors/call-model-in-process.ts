@@ -7,6 +7,7 @@ import {
   ModelError,
   type ModelFailure,
   type PreparedCall,
+  requestMessages,
   type TurnEngine,
 } from '../core';
 import { streamModelResponse } from '../models/stream-model-response';
@@ -45,8 +46,15 @@ export async function callModelInProcess({
   const onCancel = () => abort.abort(signal?.reason);
   signal?.addEventListener('abort', onCancel, { once: true });
   try {
-    // A continued request's provider already holds what came before (the earlier turns too).
-    const messages = earlier && !op.continuation ? [...(await earlier()), ...op.messages] : op.messages;
+    // A continued request's provider already holds what came before (the earlier turns too); a
+    // compacted one sends the summary in place of them.
+    const messages = op.continuation
+      ? op.messages
+      : requestMessages({
+          messages: op.messages,
+          earlier: earlier && !op.compaction ? await earlier() : [],
+          compaction: op.compaction,
+        });
     const response = await traceModelRequest({
       tracing: host.tracing,
       model: host.model.name,
@@ -90,7 +98,8 @@ export async function callModelInProcess({
   }
 }
 
-function failureOf(error: unknown): ModelFailure {
+/** A model's failure as the engine takes it (a request's or a summary request's). */
+export function failureOf(error: unknown): ModelFailure {
   if (!ModelError.isInstance(error))
     return { message: describeThrown(error, 'the model').message, retryable: false };
   return {

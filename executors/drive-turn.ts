@@ -11,6 +11,7 @@ import {
 import { traceTurn } from '../tracing/trace-turn';
 import { askApproval } from './ask-approval';
 import { callModelInProcess } from './call-model-in-process';
+import { compactInProcess } from './compact-in-process';
 import { InProcessTools } from './in-process-tools';
 import type { JournalWriter } from './journal-writer';
 import type { TurnHost } from './turn-host';
@@ -115,6 +116,17 @@ async function drive({
             op,
             onToolCall,
             traceParent,
+            ...(signal ? { signal } : {}),
+            ...(earlier ? { earlier } : {}),
+          });
+          if (outcome) queue.push(outcome);
+          break;
+        }
+        case 'compact': {
+          const outcome = await compactInProcess({
+            engine,
+            host,
+            op,
             ...(signal ? { signal } : {}),
             ...(earlier ? { earlier } : {}),
           });

@@ -3,6 +3,7 @@ import {
   type AnyTool,
   assertTurnId,
   type Budget,
+  type CompactionConfigInput,
   type DetectionConfig,
   type DispatchConfig,
   type HostTimers,
@@ -65,6 +66,8 @@ export interface InProcessExecutorOptions {
   limits?: Partial<LimitsConfig>;
   /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
   continuation?: 'full' | 'since-receipt';
+  /** Compact the context when it would overflow (see `compactionConfigSchema`); absent: never. */
+  compaction?: CompactionConfigInput;
   timers?: HostTimers;
   leaseMs?: number;
   /** OpenTelemetry traces of its turns (`createTurnTracing`). Unset: as the environment says (`turnTracingFromEnv`). `false`: off. */

@@ -26,6 +26,14 @@ export interface ScriptedResponse {
   failFirst?: number;
 }
 
+export interface ScriptedModelOptions {
+  /**
+   * How it answers a compaction's summary request (`purpose: 'compaction'`), which takes no step of
+   * the script: by default with `summary of N messages`, N the messages summarised.
+   */
+  summarize?: (request: ModelRequest) => { text?: string; usage?: Usage; failWith?: Error };
+}
+
 /** One model response: shorthand, explicit stream parts, or computed from the request. */
 export type ScriptedStep =
   | ScriptedResponse
@@ -44,10 +52,25 @@ export class ScriptedModel implements TurnModel {
   constructor(
     private readonly steps: readonly ScriptedStep[],
     readonly name = 'scripted',
+    private readonly options: ScriptedModelOptions = {},
   ) {}
 
   async *stream(request: ModelRequest): AsyncIterable<ModelStreamPart> {
     this.requests.push(request);
+    if (request.purpose === 'compaction') {
+      // A summary request is not one of the turn's responses: it takes no step.
+      const answer = this.options.summarize?.(request) ?? {
+        text: `summary of ${request.messages.length - 1} messages`,
+      };
+      if (answer.failWith) throw answer.failWith;
+      yield { type: 'text-delta', delta: answer.text ?? '' };
+      yield {
+        type: 'finish',
+        finishReason: 'stop',
+        usage: answer.usage ?? { inputTokens: 0, outputTokens: 0 },
+      };
+      return;
+    }
     const step = this.steps[request.responseIndex];
     if (step === undefined) {
       throw new ModelError(
@@ -82,8 +105,12 @@ export class ScriptedModel implements TurnModel {
   }
 }
 
-export function scriptedModel(steps: readonly ScriptedStep[], name?: string): ScriptedModel {
-  return new ScriptedModel(steps, name);
+export function scriptedModel(
+  steps: readonly ScriptedStep[],
+  name?: string,
+  options?: ScriptedModelOptions,
+): ScriptedModel {
+  return new ScriptedModel(steps, name, options);
 }
 
 function toParts(step: ScriptedResponse, responseIndex: number): ScriptedPart[] {

@@ -10,7 +10,11 @@ import type { TurnTracing } from './turn-tracing';
  * Prompt and completion go on it only when tracing captures message content. Without tracing it
  * just runs.
  */
-export function traceModelRequest<T extends ModelResponse>(args: ModelRequestTracing<T>): Promise<T> {
+/** What a traced request gives back: a model response, or a summary request's answer (no calls). */
+type TracedAnswer = Pick<ModelResponse, 'usage' | 'finishReason'> &
+  Partial<Pick<ModelResponse, 'calls' | 'streamedCallCount' | 'message'>>;
+
+export function traceModelRequest<T extends TracedAnswer>(args: ModelRequestTracing<T>): Promise<T> {
   return args.tracing ? traced({ ...args, tracing: args.tracing }) : args.run(noRecord);
 }
 
@@ -26,7 +30,7 @@ interface ModelRequestTracing<T> {
   run: (record: { input: (messages: readonly Message[]) => void }) => Promise<T>;
 }
 
-async function traced<T extends ModelResponse>({
+async function traced<T extends TracedAnswer>({
   tracing,
   model,
   turnId,
@@ -58,8 +62,8 @@ async function traced<T extends ModelResponse>({
       [genAi.usageInputTokens]: response.usage.inputTokens,
       [genAi.usageOutputTokens]: response.usage.outputTokens,
       [genAi.responseFinishReasons]: [response.finishReason],
-      [turnAttributes.toolCallCount]: response.calls.length + (response.streamedCallCount ?? 0),
-      ...(tracing.captureMessageContent
+      [turnAttributes.toolCallCount]: (response.calls?.length ?? 0) + (response.streamedCallCount ?? 0),
+      ...(tracing.captureMessageContent && response.message
         ? { [genAi.outputMessages]: JSON.stringify([response.message]) }
         : {}),
     });

@@ -76,6 +76,24 @@ export function progressLines({
       return [colors.dim('  the model is done; waiting for calls running in the background')];
     case 'background.stopped':
       return [colors.yellow(`  stopping background calls: ${entry.detail}`)];
+    case 'context.compaction_requested':
+      return [
+        colors.dim(
+          entry.reason === 'overflow'
+            ? '  the provider found the context too long: compacting it'
+            : '  the context reached its configured size: compacting it',
+        ),
+      ];
+    case 'context.compaction_failed':
+      return [
+        colors.yellow(
+          `  compacting failed: ${clip({ text: entry.error, max: 120 })}${entry.retryAt === undefined ? '' : '; trying again'}`,
+        ),
+      ];
+    case 'context.compacted':
+      return [
+        `  ${colors.cyan('compacted')}: a summary of ${entry.summary.length} characters stands in for what came before`,
+      ];
     case 'user.steered':
       return entry.messages.map(
         ({ messageId, message }) =>

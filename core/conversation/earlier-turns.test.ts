@@ -2,6 +2,7 @@ import type { Message } from '../schema/messages';
 import { EarlierTurns } from './earlier-turns';
 
 const said = (text: string): Message[] => [{ role: 'user', content: text }];
+const turn = (text: string) => ({ messages: said(text), replacesEarlier: false });
 
 describe("a conversation's earlier turns on a worker", () => {
   test('are read once each, in order, and sent before the asking turn', async () => {
@@ -9,14 +10,14 @@ describe("a conversation's earlier turns on a worker", () => {
     const turns = new EarlierTurns();
     const read = async (turnId: string) => {
       reads.push(turnId);
-      return said(turnId);
+      return turn(turnId);
     };
     expect(await turns.before({ conversationId: 'c', turnNumber: 3, read })).toEqual([
       ...said('c#1'),
       ...said('c#2'),
     ]);
     expect(await turns.before({ conversationId: 'c', turnNumber: 4, read })).toHaveLength(3);
-    expect(reads).toEqual(['c#1', 'c#2', 'c#3']);
+    expect(reads).toEqual(['c#2', 'c#1', 'c#3']);
     expect(await turns.before({ conversationId: 'c', turnNumber: 1, read })).toEqual([]);
   });
 
@@ -26,14 +27,28 @@ describe("a conversation's earlier turns on a worker", () => {
     const turns = new EarlierTurns(10, 2_500);
     const read = async (turnId: string) => {
       reads.push(turnId);
-      return said(`${turnId} ${big}`);
+      return turn(`${turnId} ${big}`);
     };
     await turns.before({ conversationId: 'c', turnNumber: 4, read });
     expect(turns.size.turns).toBe(2);
     expect(turns.size.chars).toBeLessThanOrEqual(2_500);
     await turns.before({ conversationId: 'c', turnNumber: 4, read });
-    // c#1 was let go for c#3, and reading it again lets c#2 go: each read is whole either way.
-    expect(reads.slice(0, 3)).toEqual(['c#1', 'c#2', 'c#3']);
+    // The oldest read was let go for the newest, and reading it again lets another go: each read is whole either way.
+    expect(reads.slice(0, 3)).toEqual(['c#3', 'c#2', 'c#1']);
     expect(reads.length).toBeGreaterThan(3);
+  });
+
+  test('stop at a turn that compacted: its summary stands for the turns before it, which are not read', async () => {
+    const reads: string[] = [];
+    const turns = new EarlierTurns();
+    const read = async (turnId: string) => {
+      reads.push(turnId);
+      return turnId === 'c#2' ? { messages: said('summary and c#2'), replacesEarlier: true } : turn(turnId);
+    };
+    expect(await turns.before({ conversationId: 'c', turnNumber: 4, read })).toEqual([
+      ...said('summary and c#2'),
+      ...said('c#3'),
+    ]);
+    expect(reads).toEqual(['c#3', 'c#2']);
   });
 });

@@ -1,13 +1,16 @@
 import type { Message } from '../schema/messages';
+import type { TurnContext } from './turn-messages';
 
 /**
  * The messages of a conversation's earlier turns, which a turn's model requests send before its
  * own: read from each ended turn (on Temporal its result, in process its journal), never copied into
  * the asking turn's history or journal. A host keeps them: an ended turn never changes, so each is
  * read once per worker (or in-process host), however many requests follow. Bounded by turns held.
+ * A turn that compacted its context stands for every turn before it (its summary covers them): they
+ * are not read at all.
  */
 export class EarlierTurns {
-  private readonly held = new Map<string, { messages: Message[]; chars: number }>();
+  private readonly held = new Map<string, TurnContext & { chars: number }>();
   private chars = 0;
 
   /** Bounded by turns and by size (characters of their JSON), like the worker's `TranscriptCache`. */
@@ -23,19 +26,21 @@ export class EarlierTurns {
   }: {
     conversationId: string;
     turnNumber: number;
-    read: (turnId: string) => Promise<Message[]>;
+    read: (turnId: string) => Promise<TurnContext>;
   }): Promise<Message[]> {
-    const messages: Message[] = [];
-    for (let n = 1; n < turnNumber; n++) {
+    const turns: Message[][] = [];
+    // From the newest back, to the first that replaces those before it.
+    for (let n = turnNumber - 1; n >= 1; n--) {
       const turnId = `${conversationId}#${n}`;
-      let turn = this.held.get(turnId)?.messages;
+      let turn: TurnContext | undefined = this.held.get(turnId);
       if (!turn) {
         turn = await read(turnId);
         this.hold(turnId, turn);
       }
-      messages.push(...turn);
+      turns.push(turn.messages);
+      if (turn.replacesEarlier) break;
     }
-    return messages;
+    return turns.reverse().flat();
   }
 
   /** How many turns it holds, and their size in characters of JSON. */
@@ -43,9 +48,9 @@ export class EarlierTurns {
     return { turns: this.held.size, chars: this.chars };
   }
 
-  private hold(turnId: string, messages: Message[]): void {
-    const chars = JSON.stringify(messages).length;
-    this.held.set(turnId, { messages, chars });
+  private hold(turnId: string, turn: TurnContext): void {
+    const chars = JSON.stringify(turn.messages).length;
+    this.held.set(turnId, { ...turn, chars });
     this.chars += chars;
     // The oldest first; the turn just read stays even when it alone is over the bound.
     for (const [id, turn] of this.held) {

@@ -52,6 +52,7 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       state.modelRetryAt = entry.retryAt;
       return state;
     case 'model.responded':
+      state.contextTokens = entry.usage.inputTokens + entry.usage.outputTokens;
       return applyResponse(state, entry);
     case 'model.response_ended':
       // For timelines only: the turn goes on the same with or without it.
@@ -156,6 +157,27 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       return state;
     case 'background.stopped':
       for (const call of state.background) stopCall(state, call, entry.detail);
+      return state;
+    case 'context.compaction_requested':
+      state.compacting = { through: entry.through, reason: entry.reason, failures: 0 };
+      return state;
+    case 'context.compaction_failed':
+      if (!state.compacting) return state;
+      state.compacting.failures = Math.max(state.compacting.failures, entry.attempt);
+      state.compacting.retryAt = entry.retryAt;
+      if (entry.retryAt === undefined) {
+        // Given up: the turn goes on without it (or fails, for an overflow: see onCompactionFailed).
+        state.compactionDeclinedAt = state.compacting.through;
+        state.compacting = undefined;
+      }
+      return state;
+    case 'context.compacted':
+      state.compaction = { summary: entry.summary, through: entry.through };
+      state.compacting = undefined;
+      state.contextTokens = undefined;
+      state.spent.usage = addUsage(state.spent.usage, entry.usage);
+      // The provider's copy of the conversation is the uncompacted one: the next request sends all.
+      state.receipt = undefined;
       return state;
     case 'turn.finished':
       state.finished = { status: entry.status, ...(entry.reason ? { reason: entry.reason } : {}) };

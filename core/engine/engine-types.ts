@@ -3,6 +3,7 @@ import type { AssistantMessage, Message } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { ProviderMetadata } from '../schema/provider-metadata';
 import type { Usage } from '../schema/usage';
+import type { AppliedCompaction } from './request-context';
 import type { TurnOutcome } from './turn-outcome';
 
 /** What the engine and its hosts say to each other, besides the journal entries and host events. */
@@ -62,10 +63,33 @@ export interface ModelCall {
    * response that arrived whole, and where the messages after it start in `messages`.
    */
   continuation?: { previousResponseId: string; fromMessage: number };
+  /** The latest compaction: the request sends its summary in place of what it covers (`requestMessages`). */
+  compaction?: AppliedCompaction;
+}
+
+/**
+ * Compact the context (see `context.compacted`): ask the model, with no tools, for a summary of what
+ * the request would send up to `through` (the conversation's earlier turns too), followed by
+ * `instruction`; report the answer as `compacted`, or a failure as `compaction-failed`, with `attempt`.
+ * `compactionRequestMessages` builds the request.
+ */
+export interface CompactionCall {
+  kind: 'compact';
+  attempt: number;
+  through: number;
+  inputLength: number;
+  /** The turn's messages (the summary covers those before `through`). */
+  messages: Message[];
+  /** The compaction before this one, which the request applies as any request does. */
+  previous?: AppliedCompaction;
+  instruction: string;
+  idempotencyKey: string;
+  timeoutMs: number;
 }
 
 export type TurnOperation =
   | ModelCall
+  | CompactionCall
   | { kind: 'run-tools'; starts: ToolStart[] }
   /**
    * Nothing to start: wait for a running call, a retry (of a call or the model) due at `untilMs`,

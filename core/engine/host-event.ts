@@ -2,6 +2,7 @@ import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { UserMessage } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
+import type { Usage } from '../schema/usage';
 import type { ModelFailure, ModelResponse, TurnEngine } from './turn-engine';
 
 /**
@@ -13,6 +14,9 @@ export type HostEvent =
   | { kind: 'call-streamed'; responseIndex: number; call: PreparedCall }
   | { kind: 'model-responded'; response: ModelResponse }
   | { kind: 'model-failed'; responseIndex: number; attempt: number; error: ModelFailure }
+  /** The summary a `compact` operation asked for. */
+  | { kind: 'compacted'; attempt: number; summary: string; usage: Usage }
+  | { kind: 'compaction-failed'; attempt: number; error: ModelFailure }
   /** The attempt ran and reported (whatever it reported: ok, error, interrupted). */
   | {
       kind: 'attempt-finished';
@@ -50,6 +54,10 @@ export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number)
         error: event.error,
         now,
       });
+    case 'compacted':
+      return engine.onCompacted({ attempt: event.attempt, summary: event.summary, usage: event.usage });
+    case 'compaction-failed':
+      return engine.onCompactionFailed({ attempt: event.attempt, error: event.error, now });
     case 'attempt-finished':
       return engine.onToolAttemptFinished({
         toolCallId: event.toolCallId,

@@ -2,6 +2,7 @@ import type { JournalEntry } from '../schema/journal-entry';
 import type { PreparedCall } from '../schema/prepared-call';
 import { modelRequestKey } from '../tools/idempotency-key';
 import { backoffDelay } from '../tools/retry-decision';
+import { canCompact, requestCompaction } from './compaction-events';
 import {
   hostLostMidStream,
   type ModelCall,
@@ -88,21 +89,17 @@ export function onModelFailed(
     );
   }
   const policy = state.config.modelRetry;
-  const retry = error.retryable && attempt < policy.maxAttempts && !state.halt;
   const entries: JournalEntry[] = [];
-  commit(
-    state,
-    {
-      type: 'model.attempt_failed',
-      responseIndex,
-      attempt,
-      error: error.message,
-      retryable: error.retryable,
-      at: now,
-      ...(retry ? { retryAt: now + (error.retryAfterMs ?? backoffDelay(policy, attempt)) } : {}),
-    },
-    entries,
-  );
+  if (error.kind === 'context-overflow' && attempt < policy.maxAttempts && canCompact(state)) {
+    // Too long for the provider: compacted first, then asked again at once.
+    const failed = { responseIndex, attempt, error: error.message, retryable: false, at: now, retryAt: now };
+    commit(state, { type: 'model.attempt_failed', ...failed }, entries);
+    requestCompaction(state, 'overflow', entries);
+    settle(state, entries);
+    return entries;
+  }
+  const { retry, record } = failedAttempt(state, { attempt, error, now });
+  commit(state, { type: 'model.attempt_failed', responseIndex, ...record }, entries);
   if (!retry) {
     const tries = attempt === 1 ? '' : ` after ${attempt} attempts`;
     commit(
@@ -117,6 +114,32 @@ export function onModelFailed(
   }
   settle(state, entries);
   return entries;
+}
+
+/**
+ * A failed request (a turn's or a summary's) as recorded, and whether it is asked again: a transient
+ * failure is, after the model's backoff (or the provider's Retry-After), until its attempts run out.
+ */
+export function failedAttempt(
+  state: TurnState,
+  { attempt, error, now }: { attempt: number; error: ModelFailure; now: number },
+): {
+  retry: boolean;
+  record: { attempt: number; error: string; retryable: boolean; at: number; retryAt?: number };
+} {
+  const policy = state.config.modelRetry;
+  const retry = error.retryable && attempt < policy.maxAttempts && !state.halt;
+  const retryAt = retry ? now + (error.retryAfterMs ?? backoffDelay(policy, attempt)) : undefined;
+  return {
+    retry,
+    record: {
+      attempt,
+      error: error.message,
+      retryable: error.retryable,
+      at: now,
+      ...(retryAt !== undefined ? { retryAt } : {}),
+    },
+  };
 }
 
 /**
@@ -181,6 +204,7 @@ export function modelOp(state: TurnState): ModelCall {
     ...(receipt
       ? { continuation: { previousResponseId: receipt.responseId, fromMessage: receipt.messageCount } }
       : {}),
+    ...(state.compaction ? { compaction: { ...state.compaction, inputLength: state.inputLength } } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ import type { JournalEntry } from '../schema/journal-entry';
 import { normalizeInput, type TurnInput } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
+import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
 import { expireApprovals, onApproval } from './approvals';
 import {
@@ -32,6 +33,13 @@ import {
   onToolAttemptNotStarted,
 } from './attempt-events';
 import { awaitingBackground } from './background-calls';
+import {
+  compactionDueByBudget,
+  compactionOp,
+  onCompacted,
+  onCompactionFailed,
+  requestCompaction,
+} from './compaction-events';
 import { engineRevision } from './engine-revision';
 import {
   hostLostMidStream,
@@ -58,6 +66,7 @@ import { batchOpen, type Steer, type TurnState } from './turn-state';
 export { approvalRequest } from './approvals';
 export type {
   ApprovalRequest,
+  CompactionCall,
   ModelCall,
   ModelFailure,
   ModelResponse,
@@ -174,6 +183,13 @@ export class TurnEngine {
       if (starts.length > 0) return { entries, op: { kind: 'run-tools', starts } };
     }
 
+    if (this.state.compacting && !this.state.halt) {
+      // The summary first (the request it was asked for waits); a failed one waits for its backoff.
+      const retryAt = this.state.compacting.retryAt;
+      if (retryAt !== undefined && now < retryAt)
+        return { entries, op: { kind: 'wait', untilMs: retryAt, approvals: [] } };
+      return { entries, op: compactionOp(this.state) };
+    }
     if (this.state.modelInFlight) {
       // A retry waits for its backoff; otherwise the intent was recorded by a host that did not
       // live to record the response (or the previous attempt failed): ask again.
@@ -187,6 +203,10 @@ export class TurnEngine {
       commit(this.state, { type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
       settle(this.state, entries);
       return { entries, op: { kind: 'finished', outcome: this.outcome() } };
+    }
+    if (compactionDueByBudget(this.state)) {
+      requestCompaction(this.state, 'budget', entries);
+      return { entries, op: compactionOp(this.state) };
     }
     // The intent names the receipt it continues from: a request asked again after a crash is the same one.
     const receipt = continuationReceipt(this.state);
@@ -238,6 +258,16 @@ export class TurnEngine {
     now: number;
   }): JournalEntry[] {
     return onModelFailed(this.state, failure);
+  }
+
+  /** The summary a `compact` operation asked for (see `context.compacted`). */
+  onCompacted(report: { attempt: number; summary: string; usage: Usage }): JournalEntry[] {
+    return onCompacted(this.state, report);
+  }
+
+  /** A summary request failed: tried again after the model's backoff when transient; else the turn fails. */
+  onCompactionFailed(report: { attempt: number; error: ModelFailure; now: number }): JournalEntry[] {
+    return onCompactionFailed(this.state, report);
   }
 
   onToolAttemptFinished(report: {

@@ -92,6 +92,18 @@ const snapshotFields = {
   receipt: z
     .object({ responseIndex: z.number().int(), responseId: z.string(), messageCount: z.number().int() })
     .optional(),
+  contextTokens: z.number().int().nonnegative().optional(),
+  /** Only in turns that compacted (see `context.compacted`). */
+  compaction: z.object({ summary: z.string(), through: z.number().int().nonnegative() }).optional(),
+  compacting: z
+    .object({
+      through: z.number().int().nonnegative(),
+      reason: z.enum(['budget', 'overflow']),
+      failures: z.number().int().nonnegative(),
+      retryAt: z.number().optional(),
+    })
+    .optional(),
+  compactionDeclinedAt: z.number().int().nonnegative().optional(),
 };
 
 const detectorMemorySchema = z.object({

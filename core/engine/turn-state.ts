@@ -118,6 +118,14 @@ export interface TurnState {
    * transcript had then (the response's own included): a stateful continuation starts after them.
    */
   receipt?: { responseIndex: number; responseId: string; messageCount: number };
+  /** The size of the last response's context (its input and output tokens); unknown after a compaction. */
+  contextTokens?: number;
+  /** The latest compaction: requests send its summary in place of what it covers (see `context.compacted`). */
+  compaction?: { summary: string; through: number };
+  /** A compaction asked for and not yet done: the next request waits for it. */
+  compacting?: { through: number; reason: 'budget' | 'overflow'; failures: number; retryAt?: number };
+  /** Where a compaction last gave up: it is not asked for again at the same point. */
+  compactionDeclinedAt?: number;
   detector: LoopDetector;
 }
 

@@ -60,6 +60,11 @@ export interface ModelRequest {
    * system messages; any other model sends `messages` whole.
    */
   continuation?: { previousResponseId: string; messages: Message[] };
+  /**
+   * `compaction`: the request asks for a summary of the conversation to stand in for it (its last
+   * message says so; `tools` is empty). Absent for the turn's own requests.
+   */
+  purpose?: 'compaction';
 }
 
 /**

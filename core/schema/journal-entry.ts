@@ -66,6 +66,18 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
     type: z.literal('user.steered'),
     messages: z.array(z.object({ messageId: z.string(), message: userMessageSchema })).min(1),
   }),
+  /**
+   * The context was compacted: later requests send `summary` (as a user message) in place of the
+   * conversation's earlier turns and the turn's messages from its input up to `through` (an index
+   * into the turn's messages: the assistant message being answered, which stays as it was, with all
+   * after it). The full transcript stays as it was; only what requests send changes.
+   */
+  z.object({
+    type: z.literal('context.compacted'),
+    through: z.number().int().nonnegative(),
+    summary: z.string(),
+    usage: usageSchema,
+  }),
   z.object({ type: z.literal('turn.finished'), status: turnStatusSchema, reason: z.string().optional() }),
 ]);
 
@@ -149,6 +161,25 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     expired: z.boolean().optional(),
   }),
   z.object({ type: z.literal('turn.halted'), reason: haltReasonSchema, detail: z.string() }),
+  /**
+   * The context is to be compacted before the next request (see `context.compacted`): because the
+   * last response's context reached the configured size (`budget`) or the provider refused a request
+   * as too long (`overflow`). Its summary request is asked until it succeeds or the turn fails.
+   */
+  z.object({
+    type: z.literal('context.compaction_requested'),
+    through: z.number().int().nonnegative(),
+    reason: z.enum(['budget', 'overflow']),
+  }),
+  /** A summary request failed; `retryAt` when it is asked again, absent when the turn gave up. */
+  z.object({
+    type: z.literal('context.compaction_failed'),
+    attempt: z.number().int().positive(),
+    error: z.string(),
+    retryable: z.boolean(),
+    at: z.number(),
+    retryAt: z.number().optional(),
+  }),
   /** The model answered without calls while background calls run: the turn waits for them from `at`. */
   z.object({ type: z.literal('background.waiting'), at: z.number() }),
   /**

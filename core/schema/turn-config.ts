@@ -130,6 +130,24 @@ export const limitsConfigSchema = z.object({
  */
 export const continuationSchema = z.enum(['full', 'since-receipt']);
 
+/** What the model is asked when a turn's context is compacted (its answer is the summary). */
+export const defaultCompactionInstruction =
+  'The conversation above is about to be replaced by your summary of it, because it no longer fits your context. ' +
+  'Write that summary now, for yourself: what the user wants, what was decided and done, the facts and results ' +
+  'you will still need (names, numbers, paths, ids), and what is still open. Answer with the summary only.';
+
+/**
+ * Compaction: when a turn's context would overflow, the engine asks the model to summarise what came
+ * before the message being answered (the conversation's earlier turns too), records the summary
+ * (`context.compacted`), and later requests send it in place of what it covers. It runs when the
+ * provider answers that the context is too long, and — with `maxContextTokens` — before a request
+ * once the last response's context (its input and output tokens) reached that many.
+ */
+export const compactionConfigSchema = z.object({
+  maxContextTokens: z.number().int().positive().optional(),
+  instruction: z.string().min(1).max(10_000).default(defaultCompactionInstruction),
+});
+
 export const turnConfigSchema = z.object({
   dispatch: dispatchConfigSchema.default({ mode: 'parallel', maxConcurrency: defaultMaxConcurrency }),
   budget: budgetSchema.default({}),
@@ -140,6 +158,8 @@ export const turnConfigSchema = z.object({
   limits: limitsConfigSchema.default({ maxArgumentBytes: 256 * 1024 }),
   /** Absent: `full`. */
   continuation: continuationSchema.optional(),
+  /** Absent: no compaction (a context that overflows fails the turn, as the provider says). */
+  compaction: compactionConfigSchema.optional(),
 });
 
 export type DispatchConfig = z.infer<typeof dispatchConfigSchema>;
@@ -149,6 +169,8 @@ export type DetectionConfig = z.infer<typeof detectionConfigSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsConfigSchema>;
 export type LimitsConfig = z.infer<typeof limitsConfigSchema>;
 export type ConvergenceConfig = z.infer<typeof convergenceConfigSchema>;
+export type CompactionConfig = z.infer<typeof compactionConfigSchema>;
+export type CompactionConfigInput = z.input<typeof compactionConfigSchema>;
 export type TurnConfig = z.infer<typeof turnConfigSchema>;
 export type TurnConfigInput = z.input<typeof turnConfigSchema>;
 
@@ -163,6 +185,7 @@ export interface TurnConfigChoices {
   timeouts?: Partial<TurnConfigInput['timeouts']> | undefined;
   limits?: Partial<TurnConfigInput['limits']> | undefined;
   continuation?: TurnConfigInput['continuation'] | undefined;
+  compaction?: TurnConfigInput['compaction'] | undefined;
 }
 
 /**
@@ -181,5 +204,6 @@ export function turnConfigOf(choices: TurnConfigChoices): TurnConfigInput {
     timeouts: choices.timeouts ?? {},
     limits: choices.limits ?? {},
     ...(choices.continuation ? { continuation: choices.continuation } : {}),
+    ...(choices.compaction ? { compaction: choices.compaction } : {}),
   };
 }

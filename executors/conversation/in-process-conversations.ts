@@ -9,12 +9,14 @@ import {
   type MessageReceipt,
   newConversation,
   normalizeInput,
+  noticesOf,
   type SendPolicy,
   sendArgsSchema,
   sendMessage,
   steeredMessageIds,
   type TurnResult,
   threadIdSchema,
+  turnContext,
   turnEnded,
   turnMessages,
 } from '../../core';
@@ -302,7 +304,9 @@ export class InProcessConversations {
       read: async (turnId) => {
         const result = await this.executor.finishedResult(turnId);
         // A turn that never finished (its host was lost for good) left nothing to send.
-        return result ? turnMessages(result) : [];
+        return result
+          ? turnContext(result.events, noticesOf(result.outputs))
+          : { messages: [], replacesEarlier: false };
       },
     });
   }

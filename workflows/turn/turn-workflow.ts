@@ -201,6 +201,15 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           listed.afterResponse(engine.view);
           break;
         }
+        case 'compact':
+          // Not built on Temporal yet: the client refuses a turn that configures compaction, so only
+          // a hand-made input gets here, and its turn fails saying why.
+          queue.push({
+            kind: 'compaction-failed',
+            attempt: op.attempt,
+            error: { message: 'compaction is not built for turns on Temporal yet', retryable: false },
+          });
+          break;
         case 'run-tools':
           for (const start of op.starts) tools.launch(start);
           break;

@@ -116,6 +116,8 @@ export async function driveStepByStep({
         }
         break;
       }
+      case 'compact':
+        throw new Error('the step-by-step driver does not compact: its turns configure no compaction');
       case 'wait':
         // Every started call was run to its end above, so the only thing left to wait for is a retry.
         if (op.untilMs === undefined)
