@@ -81,6 +81,8 @@ export {
 export {
   type ApprovalConfig,
   type Budget,
+  type CompactionConfig,
+  type CompactionConfigInput,
   type ConvergenceConfig,
   type DetectionConfig,
   type DispatchConfig,

@@ -1,5 +1,7 @@
 import type { TurnActivities } from '../contract/activities';
+import { EarlierTurns } from '../core';
 import type { ActivityDeps } from './activity-support';
+import { compactionActivity } from './compaction-request';
 import { modelRequestActivity } from './model-request';
 import { quickChainActivity } from './quick-chain';
 import { toolAttemptActivity } from './tool-attempt';
@@ -13,8 +15,11 @@ export { type ActivityDeps, heartbeatCadenceMs } from './activity-support';
  */
 export function createActivities(deps: ActivityDeps): TurnActivities {
   const transcripts = deps.transcripts ?? new TranscriptCache();
+  // A conversation's earlier turns, read once per worker (see EarlierTurns).
+  const earlierTurns = new EarlierTurns();
   return {
-    callModel: modelRequestActivity({ deps, transcripts }),
+    callModel: modelRequestActivity({ deps, transcripts, earlierTurns }),
+    compactContext: compactionActivity({ deps, transcripts, earlierTurns }),
     runTool: toolAttemptActivity({ deps }),
     runQuickChain: quickChainActivity({ deps }),
   };

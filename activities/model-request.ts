@@ -9,7 +9,14 @@ import {
   modelRejectedType,
 } from '../contract/activities';
 import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow';
-import { EarlierTurns, type Message, ModelError, type ModelResponse, modelRequestKey } from '../core';
+import {
+  type EarlierTurns,
+  type Message,
+  ModelError,
+  type ModelResponse,
+  modelRequestKey,
+  requestMessages,
+} from '../core';
 import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
@@ -28,12 +35,13 @@ import type { TranscriptCache } from './transcript-cache';
 export function modelRequestActivity({
   deps,
   transcripts,
+  earlierTurns,
 }: {
   deps: ActivityDeps;
   transcripts: TranscriptCache;
+  /** A conversation's earlier turns, read once per worker. */
+  earlierTurns: EarlierTurns;
 }): (input: CallModelInput) => Promise<CallModelOutput> {
-  // A conversation's earlier turns, read once per worker (see EarlierTurns).
-  const earlierTurns = new EarlierTurns();
   return async function callModel(input: CallModelInput): Promise<CallModelOutput> {
     const {
       turnId,
@@ -46,6 +54,7 @@ export function modelRequestActivity({
       continuation,
       context,
       conversation,
+      compaction,
     } = parseInput(callModelInputSchema, input, 'callModel');
     const refusal =
       continuationMode === 'since-receipt' ? deps.models.get(modelName)?.cannotContinue : undefined;
@@ -79,9 +88,11 @@ export function modelRequestActivity({
             idempotencyKey,
             maxArgumentBytes,
             continuation,
+            compaction,
             earlier: () =>
-              // A continued request's provider already holds what came before (the earlier turns too).
-              conversation && !continuation
+              // A continued request's provider already holds what came before (the earlier turns too);
+              // a compacted one sends the summary in their place.
+              conversation && !continuation && !compaction
                 ? earlierTurns.before({ ...conversation, read: (id) => readTurnContext(ctx.client, id) })
                 : Promise.resolve([]),
             // A context sent with the request is as of its scheduling: a retry by Temporal (older
@@ -105,6 +116,7 @@ export function modelRequestActivity({
     idempotencyKey,
     maxArgumentBytes,
     continuation,
+    compaction,
     earlier,
     context,
     onRequest,
@@ -118,6 +130,7 @@ export function modelRequestActivity({
     idempotencyKey: string | undefined;
     maxArgumentBytes: number | undefined;
     continuation: CallModelInput['continuation'];
+    compaction: CallModelInput['compaction'];
     /** The messages of the conversation's earlier turns, sent before the turn's own. */
     earlier: () => Promise<Message[]>;
     context: CallModelInput['context'];
@@ -173,7 +186,10 @@ export function modelRequestActivity({
         modelRejectedType,
       );
     }
-    const messages = [...(await earlier()), ...request.messages];
+    // Continued: as read (`continuation.fromMessage` indexes them); else as `requestMessages` builds it.
+    const messages = continuation
+      ? request.messages
+      : requestMessages({ messages: request.messages, earlier: await earlier(), compaction });
     onRequest(messages);
     let handedOver = 0;
     // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst

@@ -3,6 +3,7 @@ import { activityTimingSchema } from '../contract/turn-workflow';
 import {
   approvalConfigSchema,
   budgetSchema,
+  compactionConfigSchema,
   continuationSchema,
   conversationIdSchema,
   detectionConfigSchema,
@@ -31,6 +32,8 @@ export const startTurnSchema = z.object({
   limits: limitsConfigSchema.partial().optional(),
   /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
   continuation: continuationSchema.optional(),
+  /** Compact the context when it would overflow (see `compactionConfigSchema`); absent: never. */
+  compaction: compactionConfigSchema.optional(),
   /** Heartbeat timeout; `toolTimeoutMs`, `modelTimeoutMs` and `modelMaxAttempts` are the older names of `timeouts` and `modelRetry`. */
   timing: activityTimingSchema.partial().optional(),
   continueAsNewAfterEvents: z.number().int().positive().optional(),

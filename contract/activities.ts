@@ -6,6 +6,7 @@ import {
   type ModelResponse,
   messageSchema,
   preparedCallSchema,
+  type Usage,
 } from '../core';
 
 /** A model request the provider refused (400, unknown model): not worth another attempt. */
@@ -57,6 +58,12 @@ export const inlineRequestContextSchema = z.object({
 });
 export type InlineRequestContext = z.infer<typeof inlineRequestContextSchema>;
 
+const appliedCompactionSchema = z.object({
+  summary: z.string(),
+  through: z.number().int().nonnegative(),
+  inputLength: z.number().int().nonnegative(),
+});
+
 export const callModelInputSchema = z.object({
   turnId: z.string().min(1),
   /** The workflow to read the transcript from (by query), so it never travels as activity input. */
@@ -83,8 +90,37 @@ export const callModelInputSchema = z.object({
   conversation: z
     .object({ conversationId: z.string().min(1), turnNumber: z.number().int().positive() })
     .optional(),
+  /** The turn's latest compaction: the request sends its summary in place of what it covers (`requestMessages`). */
+  compaction: appliedCompactionSchema.optional(),
 });
 export type CallModelInput = z.infer<typeof callModelInputSchema>;
+
+/**
+ * A compaction's summary request (see core's `CompactionCall`): the messages are read from the
+ * workflow by the model request's query, as a request's are; the rest travels here.
+ */
+export const compactContextInputSchema = z.object({
+  turnId: z.string().min(1),
+  workflowId: z.string().min(1),
+  /** The response the compaction comes before (the query answers for it). */
+  responseIndex: z.number().int().nonnegative(),
+  model: z.string().min(1),
+  through: z.number().int().nonnegative(),
+  inputLength: z.number().int().nonnegative(),
+  previous: appliedCompactionSchema.optional(),
+  instruction: z.string().min(1),
+  idempotencyKey: z.string().min(1),
+  conversation: z
+    .object({ conversationId: z.string().min(1), turnNumber: z.number().int().positive() })
+    .optional(),
+});
+export type CompactContextInput = z.infer<typeof compactContextInputSchema>;
+
+export interface CompactContextOutput {
+  summary: string;
+  usage: Usage;
+  finishReason: string;
+}
 
 export const runToolInputSchema = z.object({
   turnId: z.string().min(1),
@@ -146,6 +182,7 @@ export interface RunQuickChainOutput {
 /** The activities a turn workflow calls; the worker makes them with `createActivities`. */
 export interface TurnActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
+  compactContext(input: CompactContextInput): Promise<CompactContextOutput>;
   runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput>;
   runQuickChain(input: RunQuickChainInput): Promise<RunQuickChainOutput>;
 }

@@ -2,7 +2,7 @@ import type { JournalEntry } from '../schema/journal-entry';
 import type { Usage } from '../schema/usage';
 import { modelRequestKey } from '../tools/idempotency-key';
 import type { CompactionCall, ModelFailure } from './engine-types';
-import { failedAttempt } from './model-events';
+import { failedAttempt } from './failed-attempt';
 import { commit, settle } from './record-entries';
 import { compactionPoint } from './request-context';
 import type { TurnState } from './turn-state';

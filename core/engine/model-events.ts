@@ -1,7 +1,6 @@
 import type { JournalEntry } from '../schema/journal-entry';
 import type { PreparedCall } from '../schema/prepared-call';
 import { modelRequestKey } from '../tools/idempotency-key';
-import { backoffDelay } from '../tools/retry-decision';
 import { canCompact, requestCompaction } from './compaction-events';
 import {
   hostLostMidStream,
@@ -10,6 +9,7 @@ import {
   type ModelResponse,
   type ToolStart,
 } from './engine-types';
+import { failedAttempt } from './failed-attempt';
 import { launch } from './launch-calls';
 import { commit, settle, transition } from './record-entries';
 import type { TurnState } from './turn-state';
@@ -114,32 +114,6 @@ export function onModelFailed(
   }
   settle(state, entries);
   return entries;
-}
-
-/**
- * A failed request (a turn's or a summary's) as recorded, and whether it is asked again: a transient
- * failure is, after the model's backoff (or the provider's Retry-After), until its attempts run out.
- */
-export function failedAttempt(
-  state: TurnState,
-  { attempt, error, now }: { attempt: number; error: ModelFailure; now: number },
-): {
-  retry: boolean;
-  record: { attempt: number; error: string; retryable: boolean; at: number; retryAt?: number };
-} {
-  const policy = state.config.modelRetry;
-  const retry = error.retryable && attempt < policy.maxAttempts && !state.halt;
-  const retryAt = retry ? now + (error.retryAfterMs ?? backoffDelay(policy, attempt)) : undefined;
-  return {
-    retry,
-    record: {
-      attempt,
-      error: error.message,
-      retryable: error.retryable,
-      at: now,
-      ...(retryAt !== undefined ? { retryAt } : {}),
-    },
-  };
 }
 
 /**

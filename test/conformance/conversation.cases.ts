@@ -1,4 +1,5 @@
 import {
+  type CompactionConfigInput,
   ConversationRefusedError,
   type ConversationState,
   defineTool,
@@ -10,6 +11,7 @@ import {
   type TurnResult,
 } from 'durable-turns';
 import { z } from 'zod';
+import { summaryMessage } from '../../core';
 import { pollFor } from '../temporal/support/poll';
 import { uniqueTurnId } from './support';
 
@@ -19,7 +21,8 @@ export interface ConversationHarness {
   send(
     conversationId: string,
     message: string,
-    options: { messageId: string; policy?: SendPolicy },
+    /** `compaction`: the conversation's turns compact (read when the send creates it). */
+    options: { messageId: string; policy?: SendPolicy; compaction?: CompactionConfigInput },
   ): Promise<MessageReceipt>;
   /** Turn `n`'s result once it ends (waiting for it to start, too). */
   turnResult(conversationId: string, n: number): Promise<TurnResult>;
@@ -31,6 +34,13 @@ export interface ConversationHarness {
 /** Calls of `slow` wait until their gate opens (or the attempt is cancelled). */
 const gates = new Map<string, () => void>();
 export const conversationTools = [
+  defineTool({
+    name: 'note',
+    description: 'Takes a note',
+    input: z.object({}),
+    concurrencySafe: true,
+    execute: () => 'noted',
+  }),
   defineTool({
     name: 'slow',
     description: 'Waits for its gate',
@@ -50,6 +60,8 @@ const lastUserText = (request: ModelRequest) =>
 export const conversationModel = scriptedModel([
   (request) => {
     const text = lastUserText(request);
+    // A response whose context is large (for compaction).
+    if (text === 'big') return { toolCalls: [{ id: 'call-big', name: 'note', args: {} }], usage: big };
     if (text.startsWith('wait:'))
       return { toolCalls: [{ id: `call-${text}`, name: 'slow', args: { gate: text.slice(5) } }] };
     // The answer (the model's last response) takes a while to finish streaming.
@@ -60,6 +72,7 @@ export const conversationModel = scriptedModel([
 ]);
 
 const user = (content: string): Message => ({ role: 'user', content });
+const big = { inputTokens: 900, outputTokens: 200 };
 const gateOpened = (gate: string) =>
   pollFor(`the slow call of gate ${gate} to run`, async () => gates.get(gate));
 const requestOf = (turnId: string, responseIndex = 0) =>
@@ -215,6 +228,45 @@ export function conversationCases(harness: ConversationHarness): void {
       gates.get(gate)?.();
       expect((await harness.turnResult(id, 1)).status).toBe('completed');
       expect(conversationModel.requests.some((r) => r.turnId === `${id}#2`)).toBe(false);
+    });
+
+    test('compaction in a conversation: the summary covers the earlier turns too, and the turns after it send it instead of them', async () => {
+      const id = uniqueTurnId('conv-compact');
+      const compaction = { maxContextTokens: 1_000 };
+      await harness.send(id, 'one', { messageId: 'm1', compaction });
+      await harness.turnResult(id, 1);
+      await harness.send(id, 'big', { messageId: 'm2', compaction });
+      const second = await harness.turnResult(id, 2);
+      expect(second.events.filter((e) => e.type === 'context.compacted')).toEqual([
+        expect.objectContaining({ through: 1, summary: 'summary of 3 messages' }),
+      ]);
+      // Its summary request began with turn 1, then its own message.
+      const summarised = conversationModel.requests.find(
+        (r) => r.turnId === `${id}#2` && r.purpose === 'compaction',
+      );
+      expect(summarised?.tools).toEqual([]);
+      expect(summarised?.messages.slice(0, 3)).toEqual([
+        user('one'),
+        { role: 'assistant', content: [{ type: 'text', text: 'answer to one' }] },
+        user('big'),
+      ]);
+      await harness.send(id, 'three', { messageId: 'm3', compaction });
+      await harness.turnResult(id, 3);
+      // Turn 3 sends turn 2 as its compacted context, and nothing of turn 1.
+      expect(requestOf(`${id}#3`)?.messages.filter((m) => m.role === 'user')).toEqual([
+        summaryMessage('summary of 3 messages'),
+        user('big'),
+        user('three'),
+      ]);
+      // The conversation's transcript is whole: every turn's messages, none summarised away.
+      await pollFor("the conversation to hear of turn 3's end", async () =>
+        (await harness.state(id)).running ? undefined : true,
+      );
+      expect((await harness.transcript(id)).filter((m) => m.role === 'user')).toEqual([
+        user('one'),
+        user('big'),
+        user('three'),
+      ]);
     });
   });
 }

@@ -2,24 +2,33 @@ import { InProcessConversations, InProcessExecutor } from 'durable-turns';
 import { pollFor } from '../temporal/support/poll';
 import { conversationCases, conversationModel, conversationTools } from './conversation.cases';
 
-const executor = new InProcessExecutor({
+const options = {
   tools: conversationTools,
   model: conversationModel,
-  blobStore: false,
-  tracing: false,
+  blobStore: false as const,
+  tracing: false as const,
+};
+const plain = new InProcessConversations({ executor: new InProcessExecutor(options) });
+// Conversations whose turns compact: their executor is configured so (the first send names it).
+const compacting = new InProcessConversations({
+  executor: new InProcessExecutor({ ...options, compaction: { maxContextTokens: 1_000 } }),
 });
-const conversations = new InProcessConversations({ executor });
+const compacted = new Set<string>();
+const of = (id: string) => (compacted.has(id) ? compacting : plain);
 
 conversationCases({
   name: 'in-process',
-  send: (id, message, options) => conversations.send(id, message, options),
+  send: (id, message, { compaction, ...options }) => {
+    if (compaction) compacted.add(id);
+    return of(id).send(id, message, options);
+  },
   turnResult: async (id, n) => {
     await pollFor(`turn ${n} of ${id} to start`, async () =>
-      (await conversations.state(id)).turnCount >= n ? true : undefined,
+      (await of(id).state(id)).turnCount >= n ? true : undefined,
     );
-    return conversations.turnResult(id, n);
+    return of(id).turnResult(id, n);
   },
-  state: (id) => conversations.state(id),
-  transcript: (id) => conversations.transcript(id),
-  close: (id) => conversations.close(id),
+  state: (id) => of(id).state(id),
+  transcript: (id) => of(id).transcript(id),
+  close: (id) => of(id).close(id),
 });

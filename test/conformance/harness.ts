@@ -2,6 +2,7 @@ import type {
   AnyTool,
   Approver,
   Budget,
+  CompactionConfigInput,
   DetectionConfig,
   DispatchConfig,
   LimitsConfig,
@@ -33,6 +34,7 @@ export interface TurnSpec {
   modelRetry?: RetryPolicyInput;
   timeouts?: Partial<TimeoutsConfig>;
   limits?: Partial<LimitsConfig>;
+  compaction?: CompactionConfigInput;
 }
 
 export interface RunningTurn {

@@ -20,6 +20,7 @@ export const inProcessHarness: ConformanceHarness = {
       ...(spec.modelRetry ? { modelRetry: spec.modelRetry } : {}),
       ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
       ...(spec.limits ? { limits: spec.limits } : {}),
+      ...(spec.compaction ? { compaction: spec.compaction } : {}),
     });
     const result = executor.runTurn(
       { turnId: spec.turnId, input: spec.input },

@@ -1,6 +1,7 @@
 import { backgroundCases } from './background.cases';
 import { budgetCases } from './budgets.cases';
 import { cancellationCases } from './cancellation.cases';
+import { compactionCases } from './compaction.cases';
 import { detectionCases } from './detection.cases';
 import { edgeCases } from './edges.cases';
 import type { ConformanceHarness } from './harness';
@@ -18,7 +19,7 @@ import { waveCases } from './waves.cases';
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, steerCases],
   limits: [cancellationCases, budgetCases, detectionCases, streamingCases],
-  edges: [edgeCases, watchCases, backgroundCases],
+  edges: [edgeCases, watchCases, backgroundCases, compactionCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 
 export type ConformancePart = keyof typeof conformanceParts;

@@ -69,6 +69,7 @@ export const temporalHarness: ConformanceHarness = {
         ...(spec.modelRetry ? { modelRetry: spec.modelRetry } : {}),
         ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
         ...(spec.limits ? { limits: spec.limits } : {}),
+        ...(spec.compaction ? { compaction: spec.compaction } : {}),
         timing: { heartbeatTimeoutMs: 2_000 },
       })
       .catch(async (error: unknown) => {

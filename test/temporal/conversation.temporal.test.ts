@@ -50,7 +50,11 @@ const user = (content: string): Message => ({ role: 'user', content });
 
 conversationCases({
   name: 'temporal',
-  send: (id, message, options) => conversations().send(id, message, { ...options, turn }),
+  send: (id, message, { compaction, ...options }) =>
+    conversations().send(id, message, {
+      ...options,
+      turn: { ...turn, ...(compaction ? { compaction } : {}) },
+    }),
   turnResult: async (id, n) => (await turnStarted(conversations(), id, n)).result(),
   state: (id) => conversations().state(id),
   transcript: (id) => conversations().transcript(id),

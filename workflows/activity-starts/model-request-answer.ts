@@ -57,7 +57,8 @@ export function answerModelRequest({
   page?: unknown;
   digests: TranscriptDigests;
 }): ModelRequestContext | null {
-  if (!view.modelInFlight || view.responseIndex !== responseIndex) return null;
+  // A compaction's summary request reads the same messages, before (or instead of) the request.
+  if (!(view.modelInFlight || view.compacting) || view.responseIndex !== responseIndex) return null;
   const { accepted, callIds, messages } = requestLists(view);
   const parsed = knownTranscriptSchema.safeParse(known);
   const prefix =

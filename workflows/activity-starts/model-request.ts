@@ -76,14 +76,8 @@ export class ModelActivity {
       ...(view.config.continuation === 'since-receipt' ? { continuationMode: 'since-receipt' as const } : {}),
       ...(op.continuation ? { continuation: op.continuation } : {}),
       ...(context ? { context } : {}),
-      ...(this.input.conversationId && (this.input.conversationTurn ?? 0) > 1
-        ? {
-            conversation: {
-              conversationId: this.input.conversationId,
-              turnNumber: this.input.conversationTurn ?? 1,
-            },
-          }
-        : {}),
+      ...conversationOf(this.input),
+      ...(op.compaction ? { compaction: op.compaction } : {}),
     };
     const ask = async () => {
       const answer = await this.activities(op).callModel(request);
@@ -103,7 +97,12 @@ export class ModelActivity {
       },
       (error: unknown) => {
         if (isCancellation(error)) return;
-        this.queue.push({ kind: 'model-failed', responseIndex, attempt, error: this.failureOf(error) });
+        this.queue.push({
+          kind: 'model-failed',
+          responseIndex,
+          attempt,
+          error: modelFailureOf(error, this.revision),
+        });
       },
     );
     this.pending = pending;
@@ -138,25 +137,26 @@ export class ModelActivity {
   async settled(): Promise<void> {
     await this.pending;
   }
+}
 
-  private failureOf(error: unknown): ModelFailure {
-    const message = failureMessage(error);
-    const cause = error instanceof ActivityFailure ? error.cause : undefined;
-    // Its own kind on every revision: only the failure's words reach what the engine records.
-    if (cause instanceof ApplicationFailure && cause.type === modelContextOverflowType)
-      return { message, retryable: false, kind: 'context-overflow' };
-    if (this.revision < 2) return { message, retryable: false };
-    // Thrown here, in the workflow: a misconfigured fleet, which another attempt would not mend.
-    if (error instanceof ApplicationFailure && error.nonRetryable) return { message, retryable: false };
-    // Only what the activity marked as a rejection is final; anything else (a timeout, a lost or
-    // shutting-down worker, a transient provider failure) is worth another attempt.
-    if (cause instanceof ApplicationFailure && (cause.type === modelRejectedType || cause.nonRetryable))
-      return { message, retryable: false };
-    // Timed out: its worker died or stopped heartbeating — the host was lost, not the provider.
-    if (cause instanceof TimeoutFailure) return { message, retryable: true, lost: true };
-    const retryAfterMs = cause instanceof ApplicationFailure ? retryAfterOf(cause.details) : undefined;
-    return { message, retryable: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-  }
+/** How a model activity's failure (a request's or a summary request's) reaches the engine. */
+export function modelFailureOf(error: unknown, revision: number): ModelFailure {
+  const message = failureMessage(error);
+  const cause = error instanceof ActivityFailure ? error.cause : undefined;
+  // Its own kind on every revision: only the failure's words reach what the engine records.
+  if (cause instanceof ApplicationFailure && cause.type === modelContextOverflowType)
+    return { message, retryable: false, kind: 'context-overflow' };
+  if (revision < 2) return { message, retryable: false };
+  // Thrown here, in the workflow: a misconfigured fleet, which another attempt would not mend.
+  if (error instanceof ApplicationFailure && error.nonRetryable) return { message, retryable: false };
+  // Only what the activity marked as a rejection is final; anything else (a timeout, a lost or
+  // shutting-down worker, a transient provider failure) is worth another attempt.
+  if (cause instanceof ApplicationFailure && (cause.type === modelRejectedType || cause.nonRetryable))
+    return { message, retryable: false };
+  // Timed out: its worker died or stopped heartbeating — the host was lost, not the provider.
+  if (cause instanceof TimeoutFailure) return { message, retryable: true, lost: true };
+  const retryAfterMs = cause instanceof ApplicationFailure ? retryAfterOf(cause.details) : undefined;
+  return { message, retryable: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
 }
 
 function retryAfterOf(details: readonly unknown[] | undefined | null): number | undefined {
@@ -164,4 +164,13 @@ function retryAfterOf(details: readonly unknown[] | undefined | null): number | 
   if (typeof first !== 'object' || first === null || !('retryAfterMs' in first)) return undefined;
   const value = first.retryAfterMs;
   return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
+/** A turn of a conversation past its first: its requests send the earlier turns first. */
+export function conversationOf(input: TurnWorkflowInput): {
+  conversation?: { conversationId: string; turnNumber: number };
+} {
+  return input.conversationId && (input.conversationTurn ?? 0) > 1
+    ? { conversation: { conversationId: input.conversationId, turnNumber: input.conversationTurn ?? 1 } }
+    : {};
 }

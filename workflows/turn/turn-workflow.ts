@@ -20,6 +20,7 @@ import {
   turnWorkflowInputSchema,
 } from '../../contract/turn-workflow';
 import { awaitingBackground, feedHostEvent, steeredMessageIds, type TurnOperation } from '../../core';
+import { CompactionActivity } from '../activity-starts/compaction-request';
 import { ModelActivity } from '../activity-starts/model-request';
 import { transcriptDigests } from '../activity-starts/model-request-answer';
 import { ToolActivities } from '../activity-starts/tool-attempts';
@@ -74,6 +75,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     revision.quickChains ? engine : undefined,
   );
   const model = new ModelActivity(input, engine.view.revision, queue, digests);
+  const compaction = new CompactionActivity(input, engine.view.revision, queue);
   const turnDetails = new TurnDetails(engine, input.model);
   /** The Web UI's current details: what the turn is doing, rendered when read (CurrentDetails). */
   const details = new CurrentDetails({
@@ -201,15 +203,25 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
           listed.afterResponse(engine.view);
           break;
         }
-        case 'compact':
-          // Not built on Temporal yet: the client refuses a turn that configures compaction, so only
-          // a hand-made input gets here, and its turn fails saying why.
-          queue.push({
-            kind: 'compaction-failed',
-            attempt: op.attempt,
-            error: { message: 'compaction is not built for turns on Temporal yet', retryable: false },
+        case 'compact': {
+          const compacting = `compacting the context before response ${engine.view.responseIndex}`;
+          show(compacting);
+          let ended = false;
+          void compaction.start(op, engine.view.responseIndex).then(() => {
+            ended = true;
+            queue.wake();
           });
+          // Background calls may finish meanwhile: their attempts are folded as they come.
+          while (!ended) {
+            if (queue.length === 0) {
+              listed.beforeWait(engine.view);
+              await untilQueued(() => ended);
+            }
+            feed({ launch: true });
+            show(compacting);
+          }
           break;
+        }
         case 'run-tools':
           for (const start of op.starts) tools.launch(start);
           break;
@@ -266,7 +278,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
         feed({ launch: false });
         show('cancelling: recording what the running calls report');
       }
-      await Promise.all([tools.settled(), model.settled()]);
+      await Promise.all([tools.settled(), model.settled(), compaction.settled()]);
       feed({ launch: false });
     });
   }
