@@ -74,7 +74,7 @@ export function compactionActivity({
         model: modelName,
         turnId,
         responseIndex,
-        run: () =>
+        run: ({ input }) =>
           requestSummary({
             model,
             turnId,
@@ -89,6 +89,7 @@ export function compactionActivity({
             earlier,
             readFiles: deps.files.read,
             signal: ctx.cancellationSignal,
+            onRequest: input,
           }),
       });
     } catch (error) {

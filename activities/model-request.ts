@@ -15,7 +15,7 @@ import {
   ModelError,
   type ModelResponse,
   modelRequestKey,
-  requestMessages,
+  requestContext,
 } from '../core';
 import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
@@ -90,9 +90,8 @@ export function modelRequestActivity({
             continuation,
             compaction,
             earlier: () =>
-              // A continued request's provider already holds what came before (the earlier turns too);
-              // a compacted one sends the summary in their place.
-              conversation && !continuation && !compaction
+              // A compacted request sends the summary in their place.
+              conversation && !compaction
                 ? earlierTurns.before({ ...conversation, read: (id) => readTurnContext(ctx.client, id) })
                 : Promise.resolve([]),
             // A context sent with the request is as of its scheduling: a retry by Temporal (older
@@ -186,10 +185,15 @@ export function modelRequestActivity({
         modelRejectedType,
       );
     }
-    // Continued: as read (`continuation.fromMessage` indexes them); else as `requestMessages` builds it.
-    const messages = continuation
-      ? request.messages
-      : requestMessages({ messages: request.messages, earlier: await earlier(), compaction });
+    // A continued request carries the whole context too: only a model that continues by id sends
+    // just what follows the receipt (`requestContext` moves `fromMessage` to match).
+    const built = requestContext({
+      messages: request.messages,
+      earlier: await earlier(),
+      compaction,
+      continuation,
+    });
+    const { messages } = built;
     onRequest(messages);
     let handedOver = 0;
     // Calls go to the workflow by Update as soon as they are complete (after one tick, so a burst
@@ -213,7 +217,7 @@ export function modelRequestActivity({
         messages,
         readFiles: deps.files.read,
         idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
-        continuation,
+        continuation: built.continuation,
         signal: ctx.cancellationSignal,
         priorCallIds: new Set(request.callIds),
         maxArgumentBytes,

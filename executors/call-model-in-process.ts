@@ -7,7 +7,7 @@ import {
   ModelError,
   type ModelFailure,
   type PreparedCall,
-  requestMessages,
+  requestContext,
   type TurnEngine,
 } from '../core';
 import { streamModelResponse } from '../models/stream-model-response';
@@ -46,15 +46,14 @@ export async function callModelInProcess({
   const onCancel = () => abort.abort(signal?.reason);
   signal?.addEventListener('abort', onCancel, { once: true });
   try {
-    // A continued request's provider already holds what came before (the earlier turns too); a
-    // compacted one sends the summary in place of them.
-    const messages = op.continuation
-      ? op.messages
-      : requestMessages({
-          messages: op.messages,
-          earlier: earlier && !op.compaction ? await earlier() : [],
-          compaction: op.compaction,
-        });
+    // A compacted request sends the summary in place of the earlier turns. A continued one carries
+    // them too: only a model that continues by id sends just what follows the receipt.
+    const { messages, continuation } = requestContext({
+      messages: op.messages,
+      earlier: earlier && !op.compaction ? await earlier() : [],
+      compaction: op.compaction,
+      continuation: op.continuation,
+    });
     const response = await traceModelRequest({
       tracing: host.tracing,
       model: host.model.name,
@@ -72,7 +71,7 @@ export async function callModelInProcess({
           messages,
           readFiles: host.files.read,
           idempotencyKey: op.idempotencyKey,
-          continuation: op.continuation,
+          continuation,
           signal: abort.signal,
           priorCallIds,
           maxArgumentBytes,

@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import type { CompactionCall, HostEvent, Message, TurnEngine } from '../core';
 import { requestSummary } from '../models/request-summary';
 import { traceModelRequest } from '../tracing/trace-model-request';
@@ -15,12 +16,15 @@ export async function compactInProcess({
   op,
   signal,
   earlier,
+  traceParent,
 }: {
   engine: TurnEngine;
   host: TurnHost;
   op: CompactionCall;
   signal?: AbortSignal;
   earlier?: () => Promise<Message[]>;
+  /** The turn's span, parent of this request's. */
+  traceParent?: Context | undefined;
 }): Promise<HostEvent | undefined> {
   const abort = new AbortController();
   const timedOut = new Error(`the summary request timed out after ${op.timeoutMs} ms`);
@@ -34,8 +38,8 @@ export async function compactInProcess({
       model: host.model.name,
       turnId: engine.turnId,
       responseIndex,
-      messages: op.messages,
-      run: async () =>
+      parent: traceParent,
+      run: async ({ input }) =>
         requestSummary({
           model: host.model,
           turnId: engine.turnId,
@@ -44,6 +48,7 @@ export async function compactInProcess({
           earlier: earlier && !op.previous ? await earlier() : [],
           readFiles: host.files.read,
           signal: abort.signal,
+          onRequest: input,
         }),
     });
     return { kind: 'compacted', attempt: op.attempt, summary, usage };

@@ -127,6 +127,7 @@ async function drive({
             engine,
             host,
             op,
+            traceParent,
             ...(signal ? { signal } : {}),
             ...(earlier ? { earlier } : {}),
           });

@@ -94,8 +94,9 @@ export interface RunTurnArgs {
   input: TurnInput;
   /**
    * Messages every model request of the turn sends before the turn's own, never recorded in its
-   * journal: a conversation's earlier turns (`InProcessConversations` passes them). Not sent on a
-   * request continued from a provider receipt, whose provider holds them already.
+   * journal: a conversation's earlier turns (`InProcessConversations` passes them). A model that
+   * continues from a provider receipt sends only what follows it; a compacted request sends the
+   * summary in their place.
    */
   earlier?: () => Promise<Message[]>;
 }

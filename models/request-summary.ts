@@ -21,6 +21,7 @@ export async function requestSummary({
   earlier,
   readFiles,
   signal,
+  onRequest,
 }: {
   model: TurnModel;
   turnId: string;
@@ -31,6 +32,8 @@ export async function requestSummary({
   earlier: readonly Message[];
   readFiles?: (messages: readonly Message[]) => Promise<Message[]>;
   signal: AbortSignal;
+  /** Told the request's messages once they are built (for tracing). */
+  onRequest?: (messages: readonly Message[]) => void;
 }): Promise<{ summary: string; usage: Usage; finishReason: string }> {
   const recorded = compactionRequestMessages({ op, earlier: op.previous ? [] : earlier });
   if (!recorded)
@@ -40,6 +43,7 @@ export async function requestSummary({
       undefined,
       { kind: 'context-overflow' },
     );
+  onRequest?.(recorded);
   const messages = readFiles ? await readFiles(recorded) : recorded;
   const collector = new ResponseCollector();
   for await (const part of model.stream({

@@ -88,10 +88,10 @@ export function onModelFailed(
       now,
     );
   }
-  const policy = state.config.modelRetry;
   const entries: JournalEntry[] = [];
-  if (error.kind === 'context-overflow' && attempt < policy.maxAttempts && canCompact(state)) {
-    // Too long for the provider: compacted first, then asked again at once.
+  if (error.kind === 'context-overflow' && canCompact(state)) {
+    // Too long for the provider: compacted first, then asked again at once (not a retry: the request
+    // asked again is another, shorter one, whatever attempts the retry policy allows).
     const failed = { responseIndex, attempt, error: error.message, retryable: false, at: now, retryAt: now };
     commit(state, { type: 'model.attempt_failed', ...failed }, entries);
     requestCompaction(state, 'overflow', entries);

@@ -20,8 +20,9 @@ export function summaryMessage(summary: string): UserMessage {
 /**
  * What a model request sends, as every host builds it: the conversation's earlier turns, then the
  * turn's messages — or, once compacted, the summary in place of the earlier turns and of the turn's
- * messages between its input and `through`. A compaction never splits a call from its output: its
- * `through` is an assistant message, sent with everything after it.
+ * messages between its input and `through` (the input's system messages first, where providers want
+ * them). A compaction never splits a call from its output: its `through` is an assistant message,
+ * sent with everything after it.
  */
 export function requestMessages({
   messages,
@@ -33,11 +34,38 @@ export function requestMessages({
   compaction?: AppliedCompaction | undefined;
 }): Message[] {
   if (!compaction) return earlier.length === 0 ? [...messages] : [...earlier, ...messages];
+  const input = messages.slice(0, compaction.inputLength);
   return [
+    ...input.filter((m) => m.role === 'system'),
     summaryMessage(compaction.summary),
-    ...messages.slice(0, compaction.inputLength),
+    ...input.filter((m) => m.role !== 'system'),
     ...messages.slice(compaction.through),
   ];
+}
+
+/**
+ * A request as `requestMessages` builds it, with a stateful continuation's `fromMessage` moved to
+ * where the turn's messages after the receipt now stand in it (after the earlier turns, or after the
+ * summary and the input), so a model that cannot continue by id still gets the whole context.
+ */
+export function requestContext({
+  messages,
+  earlier,
+  compaction,
+  continuation,
+}: {
+  messages: readonly Message[];
+  earlier: readonly Message[];
+  compaction?: AppliedCompaction | undefined;
+  continuation?: { previousResponseId: string; fromMessage: number } | undefined;
+}): { messages: Message[]; continuation?: { previousResponseId: string; fromMessage: number } } {
+  const built = requestMessages({ messages, earlier, compaction });
+  if (!continuation) return { messages: built };
+  const offset = compaction ? 1 + compaction.inputLength - compaction.through : earlier.length;
+  return {
+    messages: built,
+    continuation: { ...continuation, fromMessage: continuation.fromMessage + offset },
+  };
 }
 
 /**
@@ -51,8 +79,10 @@ export function compactionPoint(messages: readonly Message[], inputLength: numbe
 
 /**
  * The summary request of a `compact` operation: what a model request would send up to the point
- * being compacted (the earlier turns too, or the previous summary), then the instruction. None when
- * there is nothing before the message being answered to summarise: the context cannot shrink.
+ * being compacted (the earlier turns too, or the previous summary), as plain text — calls and their
+ * outputs written out, reasoning left out — then the instruction. Plain, because it goes with no
+ * tools, and providers refuse tool calls and results in a request that defines none (Anthropic,
+ * Bedrock). None when there is nothing before the message being answered to summarise.
  */
 export function compactionRequestMessages({
   op,
@@ -71,7 +101,28 @@ export function compactionRequestMessages({
   if (!covers) return undefined;
   const upTo = op.messages.slice(0, op.through);
   return [
-    ...requestMessages({ messages: upTo, earlier, compaction: op.previous }),
+    ...requestMessages({ messages: upTo, earlier, compaction: op.previous }).map(asPlainText),
     { role: 'user', content: op.instruction },
   ];
+}
+
+/** A message as text a model reads without tools: assistant calls and tool results written out. */
+function asPlainText(message: Message): Message {
+  if (message.role === 'system' || message.role === 'user') return message;
+  if (message.role === 'assistant') {
+    const text = message.content
+      .flatMap((part) => {
+        if (part.type === 'text') return [part.text];
+        if (part.type === 'tool-call')
+          return [`[called ${part.toolName} with ${JSON.stringify(part.input)}]`];
+        return [];
+      })
+      .join('\n');
+    return { role: 'assistant', content: [{ type: 'text', text: text === '' ? '[no text]' : text }] };
+  }
+  const results = message.content.map(({ toolName, toolCallId, output }) => {
+    const content = typeof output.content === 'string' ? output.content : JSON.stringify(output.content);
+    return `[${toolName} (${toolCallId}) ${output.status}: ${content}]`;
+  });
+  return { role: 'user', content: results.join('\n') };
 }

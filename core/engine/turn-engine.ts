@@ -265,7 +265,10 @@ export class TurnEngine {
     return onCompacted(this.state, report);
   }
 
-  /** A summary request failed: tried again after the model's backoff when transient; else the turn fails. */
+  /**
+   * A summary request failed: tried again after the model's backoff when transient; else given up
+   * (the request goes as it is), or — for a request the provider refused as too long — the turn fails.
+   */
   onCompactionFailed(report: { attempt: number; error: ModelFailure; now: number }): JournalEntry[] {
     return onCompactionFailed(this.state, report);
   }

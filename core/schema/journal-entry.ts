@@ -164,7 +164,8 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
   /**
    * The context is to be compacted before the next request (see `context.compacted`): because the
    * last response's context reached the configured size (`budget`) or the provider refused a request
-   * as too long (`overflow`). Its summary request is asked until it succeeds or the turn fails.
+   * as too long (`overflow`). Its summary request is asked again on transient failures; given up,
+   * a `budget` compaction lets the request go as it is, an `overflow` one fails the turn.
    */
   z.object({
     type: z.literal('context.compaction_requested'),

@@ -14,8 +14,8 @@ import { conversationOf, modelFailureOf } from './model-request';
  * Runs one attempt of a compaction's summary request as an activity (`compactContext`) and queues
  * its summary or failure; the engine decides whether to try again, as for a model request. Its
  * messages are read by the worker from the workflow (the model request's query answers for it);
- * only the point, the instruction and the previous summary travel, so history grows by the summary
- * once (its result).
+ * only the point, the instruction and the previous summary travel. The summary enters history with
+ * its result, and again in the input of each request after it (`CallModelInput.compaction`).
  */
 export class CompactionActivity {
   private pending?: Promise<void>;
