@@ -22,8 +22,10 @@ export function appendLedger(ledger: string, line: LedgerLine): void {
 
 export function readLedger(ledger: string): LedgerLine[] {
   if (!existsSync(ledger)) return [];
-  return readFileSync(ledger, 'utf8')
-    .split('\n')
+  const lines = readFileSync(ledger, 'utf8').split('\n');
+  // The last piece is a line still being written (or nothing): only whole lines are read.
+  return lines
+    .slice(0, -1)
     .filter(Boolean)
     .map((text) => JSON.parse(text) as LedgerLine);
 }

@@ -32,6 +32,8 @@ export interface OpenAiChatStream {
   chunkDelayMs?: number;
   /** Wait before the chunk carrying `finish_reason`. */
   finishDelayMs?: number;
+  /** Send the chunk carrying `finish_reason` only once this settles. */
+  finishAfter?: Promise<unknown>;
   /** Destroy the socket after this many `data:` lines. */
   truncateAfterChunks?: number;
   /** Raw `data:` payloads (e.g. a garbage chunk) written after this many of the scripted chunks. */
@@ -123,6 +125,8 @@ function chatChunks(reply: OpenAiChatStream, model: string, includeUsage: boolea
     { choices: [{ index: 0, delta: {}, finish_reason: finishReason }] },
     (reply.finishDelayMs ?? 0) + (reply.chunkDelayMs ?? 0),
   );
+  const finish = events.at(-1);
+  if (finish && reply.finishAfter) finish.after = reply.finishAfter;
   if (includeUsage && reply.usage) {
     const { promptTokens, completionTokens } = reply.usage;
     push({

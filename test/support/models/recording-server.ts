@@ -33,6 +33,8 @@ export interface TestServer {
 export interface WireEvent {
   text: string;
   delayMs?: number;
+  /** Written only once this settles (after `delayMs`): a test holds the stream at a point of its own. */
+  after?: Promise<unknown>;
 }
 
 /**
@@ -126,6 +128,7 @@ export async function writeEventStream(
       return;
     }
     if (event.delayMs) await sleep(event.delayMs);
+    if (event.after) await event.after;
     if (res.destroyed) return;
     await new Promise<void>((resolve, reject) =>
       res.write(event.text, (error) => (error ? reject(error) : resolve())),
