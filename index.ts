@@ -24,6 +24,13 @@ export {
   ToolHealthRegistry,
   type ToolHealthSnapshot,
 } from './core/health/tool-health-registry';
+export type {
+  ConversationHooks,
+  PromptDecision,
+  PromptSubmitContext,
+  SessionEndContext,
+  TurnEndContext,
+} from './core/hooks/conversation-hooks';
 // Hooks, observers, tool health
 export type {
   HookErrorPolicy,

@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { z } from 'zod';
 import { activityInputInvalidType } from '../contract/activities';
 import type {
+  ConversationHooks,
   HostFiles,
   HostTimers,
   ToolHealthRegistry,
@@ -33,6 +34,8 @@ export interface ActivityDeps {
   modelQueues?: ReadonlyMap<string, string>;
   /** How files are kept and read back (the blob store behind large ones). */
   files: HostFiles;
+  /** Hooks on the lives of the conversations whose workflows this worker runs. */
+  conversationHooks?: readonly ConversationHooks[];
 }
 
 /** The worker's own clock and timers, for the tool attempts it runs. */

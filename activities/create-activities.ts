@@ -2,6 +2,7 @@ import type { TurnActivities } from '../contract/activities';
 import { EarlierTurns } from '../core';
 import type { ActivityDeps } from './activity-support';
 import { compactionActivity } from './compaction-request';
+import { conversationHooksActivity } from './conversation-hooks';
 import { modelRequestActivity } from './model-request';
 import { quickChainActivity } from './quick-chain';
 import { toolAttemptActivity } from './tool-attempt';
@@ -22,5 +23,6 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     compactContext: compactionActivity({ deps, transcripts, earlierTurns }),
     runTool: toolAttemptActivity({ deps }),
     runQuickChain: quickChainActivity({ deps }),
+    runConversationHooks: conversationHooksActivity({ hooks: deps.conversationHooks ?? [] }),
   };
 }

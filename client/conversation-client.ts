@@ -13,6 +13,7 @@ import {
   turnTemplateSchema,
 } from '../contract/conversation-workflow';
 import {
+  blockedRefusal,
   busyRefusal,
   type ConversationRefusedError,
   type ConversationState,
@@ -104,6 +105,7 @@ export class ConversationClient {
       throw refusal(conversationId, error) ?? error;
     }
     if (receipt.status === 'rejected') throw busyRefusal(conversationId, receipt);
+    if (receipt.status === 'blocked') throw blockedRefusal(conversationId, receipt);
     return receipt;
   }
 

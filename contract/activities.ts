@@ -3,6 +3,8 @@ import {
   type AttemptCall,
   type AttemptResult,
   type ChainedAttempt,
+  type ConversationHookEvent,
+  type ConversationHookOutcome,
   type ModelResponse,
   messageSchema,
   preparedCallSchema,
@@ -183,6 +185,8 @@ export interface RunQuickChainOutput {
 export interface TurnActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
   compactContext(input: CompactContextInput): Promise<CompactContextOutput>;
+  /** A conversation's hooks for one event (a local activity of the conversation's workflow). */
+  runConversationHooks(event: ConversationHookEvent): Promise<ConversationHookOutcome>;
   runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput>;
   runQuickChain(input: RunQuickChainInput): Promise<RunQuickChainOutput>;
 }

@@ -6,6 +6,7 @@ import type { UnreadablePayload } from '../codec/unreadable-payloads';
 import { turnSearchAttributeList } from '../contract/search-attributes';
 import {
   type AnyTool,
+  type ConversationHooks,
   ToolHealthRegistry,
   ToolRegistry,
   type TurnHooks,
@@ -38,6 +39,8 @@ export interface CreateTurnWorkerOptions {
   /** Models by the name turns ask for (or a list, each under its own `name`). */
   models: Readonly<Record<string, TurnModel>> | readonly TurnModel[];
   hooks?: readonly TurnHooks[];
+  /** Hooks on the lives of conversations (see `ConversationHooks`): run by the conversations' workflows on this worker. */
+  conversationHooks?: readonly ConversationHooks[];
   observers?: readonly TurnObserver[];
   /** Tool health shared by every activity on this worker. */
   health?: ToolHealthRegistry;
@@ -166,6 +169,7 @@ export async function createTurnWorker(
     registry: new ToolRegistry(options.tools),
     models,
     hooks: options.hooks ?? [],
+    ...(options.conversationHooks ? { conversationHooks: options.conversationHooks } : {}),
     observers: [...(options.observers ?? []), ...(metrics ? [metrics.observer] : [])],
     health,
     ...(options.transcripts ? { transcripts: options.transcripts } : {}),

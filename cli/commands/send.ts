@@ -68,6 +68,8 @@ export function registerSendCommand({ program }: { program: Command }): void {
               );
             else if (receipt.status === 'dropped')
               output.result(`message ${messageId} was dropped: the conversation was closed before it ran`);
+            else if (receipt.status === 'blocked')
+              output.result(`message ${messageId} was blocked: ${receipt.reason}`);
             else
               output.result(
                 `message ${messageId} ${receipt.status === 'steered' ? 'steered into' : 'started'} turn ${receipt.turnId}; \`${context.prefix} watch ${receipt.turnId}\` follows it`,

@@ -46,7 +46,8 @@ export type ParsedSendArgs = z.infer<typeof sendArgsSchema>;
  * - `queued`: it waits for the turns ahead of it (`ahead` counts them, the running one included);
  * - `steered`: it was handed to the running turn `turnId` (which records it at its next request);
  * - `rejected`: refused by the `reject` policy while `turnId` ran;
- * - `dropped`: still queued when the conversation was closed, so it never ran.
+ * - `dropped`: still queued when the conversation was closed, so it never ran;
+ * - `blocked`: refused by a prompt-submit hook (or its conversation's session-start hook), `reason` saying why.
  */
 export const messageReceiptSchema = z.discriminatedUnion('status', [
   z.object({ messageId: z.string(), status: z.literal('started'), turnId: z.string() }),
@@ -54,5 +55,6 @@ export const messageReceiptSchema = z.discriminatedUnion('status', [
   z.object({ messageId: z.string(), status: z.literal('steered'), turnId: z.string() }),
   z.object({ messageId: z.string(), status: z.literal('rejected'), turnId: z.string() }),
   z.object({ messageId: z.string(), status: z.literal('dropped') }),
+  z.object({ messageId: z.string(), status: z.literal('blocked'), reason: z.string() }),
 ]);
 export type MessageReceipt = z.infer<typeof messageReceiptSchema>;

@@ -19,8 +19,10 @@ export type WaitingMessage = z.infer<typeof waitingMessageSchema>;
 
 const receiptRecordSchema = z.object({
   messageId: z.string(),
-  status: z.enum(['started', 'waiting', 'steered', 'rejected', 'dropped']),
+  status: z.enum(['started', 'waiting', 'steered', 'rejected', 'dropped', 'blocked']),
   turnId: z.string().optional(),
+  /** Why a hook blocked it. */
+  reason: z.string().optional(),
 });
 
 export const conversationStateSchema = z.object({
@@ -88,9 +90,23 @@ export function busyRefusal(
   );
 }
 
-/** Sending to a closed conversation, or a `reject` while a turn runs: `code` says which. */
+/** Why a hook blocked a message: the same words from every host. */
+export function blockedRefusal(
+  conversationId: string,
+  { messageId, reason }: { messageId: string; reason: string },
+): ConversationRefusedError {
+  return new ConversationRefusedError(
+    `conversation ${conversationId} refused message ${messageId}: ${reason}`,
+    'message-blocked',
+  );
+}
+
+/**
+ * Sending to a closed conversation, a `reject` while a turn runs, or a message a hook blocked:
+ * `code` says which.
+ */
 export class ConversationRefusedError extends DurableTurnsError {
-  constructor(message: string, code: 'conversation-closed' | 'conversation-busy') {
+  constructor(message: string, code: 'conversation-closed' | 'conversation-busy' | 'message-blocked') {
     super(message, { code });
     this.name = 'ConversationRefusedError';
   }
@@ -180,12 +196,25 @@ export function closeConversation(state: ConversationState): { dropped: string[]
   return { dropped };
 }
 
+/**
+ * Records a message that a hook refused (see `ConversationHooks`): it starts no turn, and a retried
+ * send of it is refused the same way without asking the hooks again.
+ */
+export function blockMessage(
+  state: ConversationState,
+  { messageId, reason }: { messageId: string; reason: string },
+): MessageReceipt {
+  record(state, { messageId, status: 'blocked', reason });
+  return { messageId, status: 'blocked', reason };
+}
+
 /** Where a message stands, if the conversation still remembers it. */
 export function receiptOf(state: ConversationState, messageId: string): MessageReceipt | undefined {
   const found = state.receipts.find((r) => r.messageId === messageId);
   if (!found) return undefined;
   const { status, turnId = '' } = found;
   if (status === 'dropped') return { messageId, status };
+  if (status === 'blocked') return { messageId, status, reason: found.reason ?? '' };
   if (status !== 'waiting') return { messageId, status, turnId };
   // Turns ahead of a waiting message: the running one, the next one, and the queue before it.
   const before = state.queue.findIndex((m) => m.messageId === messageId);

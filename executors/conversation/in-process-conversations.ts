@@ -1,6 +1,11 @@
 import {
+  blockedRefusal,
+  blockMessage,
   busyRefusal,
   type ConversationAction,
+  type ConversationHookEvent,
+  type ConversationHookOutcome,
+  type ConversationHooks,
   type ConversationState,
   closeConversation,
   EarlierTurns,
@@ -10,6 +15,8 @@ import {
   newConversation,
   normalizeInput,
   noticesOf,
+  receiptOf,
+  runConversationHooks,
   type SendPolicy,
   sendArgsSchema,
   sendMessage,
@@ -33,6 +40,10 @@ export interface InProcessConversationsOptions {
    * `SqliteConversationStore` beside a `SqliteJournal` lets `resume` carry a conversation on after a crash.
    */
   store?: ConversationStore;
+  /** Hooks on the conversations' lives (see `ConversationHooks`), run in order. */
+  hooks?: readonly ConversationHooks[];
+  /** Told of a hook that threw under `onError: 'warn'` (default: `console.warn`). */
+  onHookWarning?: (warning: string) => void;
 }
 
 export interface InProcessSendOptions {
@@ -60,16 +71,26 @@ export class InProcessConversations {
   private readonly executor: InProcessExecutor;
   private readonly store: ConversationStore;
   private readonly held = new Map<string, Held>();
+  private readonly loading = new Map<string, Promise<Held>>();
   /** Each conversation's changes, one at a time in arrival order. */
   private readonly chains = new Map<string, Promise<unknown>>();
   /** The turns running here: a cancel reaches them through their controller. */
   private readonly running = new Map<string, { controller: AbortController; done: Promise<TurnResult> }>();
   private readonly earlierTurns = new EarlierTurns();
   private readonly watchers = new Set<() => void>();
+  private readonly hooks: readonly ConversationHooks[];
+  private readonly onHookWarning: (warning: string) => void;
 
-  constructor({ executor, store = new MemoryConversationStore() }: InProcessConversationsOptions) {
+  constructor({
+    executor,
+    store = new MemoryConversationStore(),
+    hooks = [],
+    onHookWarning = (warning) => console.warn(warning),
+  }: InProcessConversationsOptions) {
     this.executor = executor;
     this.store = store;
+    this.hooks = hooks;
+    this.onHookWarning = onHookWarning;
   }
 
   /**
@@ -90,8 +111,41 @@ export class InProcessConversations {
       ...(policy ? { policy } : {}),
     });
     if (!args.success) throw new Error(`invalid message: ${formatIssues(args.error)}`);
-    const { receipt } = await this.change(conversationId, (state) => sendMessage(state, args.data));
+    const sent = args.data;
+    const receipt = await this.serially(conversationId, async () => {
+      const { state, version } = await this.hold(conversationId);
+      // A message seen before is answered from its receipt; a closed conversation refuses: no hook runs.
+      if (!receiptOf(state, sent.messageId) && !state.closed) {
+        // Its first message starts the conversation's session.
+        const started =
+          version === 0 ? await this.runHooks({ kind: 'sessionStart', conversationId }) : undefined;
+        if (started?.kind === 'refuse')
+          return this.applyChange(conversationId, (draft) => {
+            closeConversation(draft);
+            return {
+              actions: [],
+              receipt: blockMessage(draft, { messageId: sent.messageId, reason: started.reason }),
+            };
+          }).then(({ receipt }) => receipt);
+        const submitted = await this.runHooks({
+          kind: 'promptSubmit',
+          conversationId,
+          messageId: sent.messageId,
+          message: sent.message,
+          policy: sent.policy,
+          ...(state.running ? { runningTurnId: state.running.turnId } : {}),
+        });
+        if (submitted.kind === 'refuse')
+          return this.applyChange(conversationId, (draft) => ({
+            actions: [],
+            receipt: blockMessage(draft, { messageId: sent.messageId, reason: submitted.reason }),
+          })).then(({ receipt }) => receipt);
+        if (submitted.message) sent.message = submitted.message;
+      }
+      return (await this.applyChange(conversationId, (draft) => sendMessage(draft, sent))).receipt;
+    });
     if (receipt.status === 'rejected') throw busyRefusal(conversationId, receipt);
+    if (receipt.status === 'blocked') throw blockedRefusal(conversationId, receipt);
     return receipt;
   }
 
@@ -132,10 +186,15 @@ export class InProcessConversations {
   /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
   async close(conversationId: string): Promise<{ dropped: string[] }> {
     let dropped: string[] = [];
+    let closedNow = false;
+    let turns = 0;
     await this.change(conversationId, (state) => {
+      closedNow = !state.closed;
       dropped = closeConversation(state).dropped;
+      turns = state.turnCount;
       return { actions: [] };
     });
+    if (closedNow) await this.runHooks({ kind: 'sessionEnd', conversationId, turns, dropped });
     return { dropped };
   }
 
@@ -196,26 +255,50 @@ export class InProcessConversations {
       await Promise.race([holding, done]);
       this.held.set(conversationId, held);
       this.follow(conversationId, running.turnId, controller, done);
+      // What the lost host was told to do with it, done again: an interrupt's cancel, and the steers
+      // (the turn takes each once: those it recorded before are ignored).
+      if (running.cancelling) controller.abort();
+      for (const { messageId, message } of running.steers) {
+        try {
+          this.executor.steer(running.turnId, { messageId, message });
+        } catch {
+          // It ended meanwhile: its end hands the steer to the next turn.
+        }
+      }
     });
   }
 
-  /** Applies one change to the conversation's state, saves it, then carries its actions out. */
+  /** Applies one change to the conversation's state, in its turn (see `applyChange`). */
   private change<T extends { actions: ConversationAction[] }>(
     conversationId: string,
     apply: (state: ConversationState) => T,
   ): Promise<T> {
-    return this.serially(conversationId, async () => {
-      const held = await this.hold(conversationId);
-      const draft = structuredClone(held.state);
-      const step = apply(draft);
-      if (JSON.stringify(draft) !== JSON.stringify(held.state)) {
-        held.version = await this.store.save(conversationId, draft, held.version);
-        held.state = draft;
-      }
-      for (const action of step.actions) this.carryOut(conversationId, action);
-      for (const look of [...this.watchers]) look();
-      return step;
-    });
+    return this.serially(conversationId, () => this.applyChange(conversationId, apply));
+  }
+
+  /** Applies one change to the conversation's state, saves it, then carries its actions out. */
+  private async applyChange<T extends { actions: ConversationAction[] }>(
+    conversationId: string,
+    apply: (state: ConversationState) => T,
+  ): Promise<T> {
+    const held = await this.hold(conversationId);
+    const draft = structuredClone(held.state);
+    const step = apply(draft);
+    if (JSON.stringify(draft) !== JSON.stringify(held.state)) {
+      held.version = await this.store.save(conversationId, draft, held.version);
+      held.state = draft;
+    }
+    for (const action of step.actions) this.carryOut(conversationId, action);
+    for (const look of [...this.watchers]) look();
+    return step;
+  }
+
+  /** Runs the hooks of one event; warnings go to `onHookWarning`. */
+  private async runHooks(event: ConversationHookEvent): Promise<ConversationHookOutcome> {
+    if (this.hooks.length === 0) return { kind: 'go-on', warnings: [] };
+    const outcome = await runConversationHooks(this.hooks, event);
+    for (const warning of outcome.warnings) this.onHookWarning(warning);
+    return outcome;
   }
 
   private serially<T>(conversationId: string, run: () => Promise<T>): Promise<T> {
@@ -231,7 +314,12 @@ export class InProcessConversations {
   private async hold(conversationId: string): Promise<Held> {
     const found = this.held.get(conversationId);
     if (found) return found;
-    const held = await this.load(conversationId);
+    // One load at a time: two at once would each hold a copy, and the staler one's save would fail.
+    const loading = this.loading.get(conversationId) ?? this.load(conversationId);
+    this.loading.set(conversationId, loading);
+    const held = await loading.finally(() => this.loading.delete(conversationId));
+    const meanwhile = this.held.get(conversationId);
+    if (meanwhile) return meanwhile;
     if (held.state.running)
       throw new Error(
         `conversation ${conversationId} has turn ${held.state.running.turnId} running, not on this host: resume the conversation here (resume) once the host that ran it is gone`,
@@ -282,14 +370,23 @@ export class InProcessConversations {
   ): void {
     this.running.set(turnId, { controller, done });
     void done
-      .then((result) => steeredMessageIds(result.events))
-      .then((recordedSteers) => {
+      .then(async (result) => {
         this.running.delete(turnId);
+        const { status, reason } = result;
+        await this.runHooks({
+          kind: 'turnEnd',
+          conversationId,
+          turnId,
+          status,
+          ...(reason ? { reason } : {}),
+        });
+        const recordedSteers = steeredMessageIds(result.events);
         return this.change(conversationId, (state) => turnEnded(state, { turnId, recordedSteers }));
       })
       .catch((error: unknown) => {
         // The turn did not end: its drive here stopped (its lease went to another host, the journal
         // failed). The conversation is not this host's any more; `resume` takes it up again.
+        this.running.delete(turnId);
         const held = this.held.get(conversationId);
         this.held.delete(conversationId);
         if (held) held.failure = error;

@@ -1,5 +1,6 @@
 import {
   type CompactionConfigInput,
+  type ConversationHooks,
   ConversationRefusedError,
   type ConversationState,
   defineTool,
@@ -30,6 +31,35 @@ export interface ConversationHarness {
   transcript(conversationId: string): Promise<Message[]>;
   close(conversationId: string): Promise<{ dropped: string[] }>;
 }
+
+/** What the conversation hooks saw, by conversation (only those whose ids begin `conv-hooks`). */
+export const hookEvents = new Map<string, string[]>();
+const heard = (conversationId: string, event: string): void => {
+  hookEvents.set(conversationId, [...(hookEvents.get(conversationId) ?? []), event]);
+};
+
+/** The hooks both hosts run: each case that uses them has an id of its own that they match. */
+export const conversationHooks: ConversationHooks[] = [
+  {
+    name: 'audit',
+    matcher: /^conv-hooks/,
+    sessionStart: ({ conversationId }) => {
+      heard(conversationId, 'session start');
+      if (conversationId.startsWith('conv-hooks-refused')) throw new Error('no sessions for this tenant');
+    },
+    promptSubmit: ({ conversationId, messageId, message }) => {
+      heard(conversationId, `submit ${messageId}`);
+      const text = typeof message.content === 'string' ? message.content : '';
+      if (text === 'forbidden') return { action: 'block', reason: 'not allowed here' };
+      if (text.includes('secret'))
+        return { action: 'rewrite', message: text.replace('secret', '[redacted]') };
+      return undefined;
+    },
+    turnEnd: ({ conversationId, turnId, status }) => heard(conversationId, `turn end ${turnId} ${status}`),
+    sessionEnd: ({ conversationId, turns, dropped }) =>
+      heard(conversationId, `session end after ${turns} turn(s), ${dropped.length} dropped`),
+  },
+];
 
 /** Calls of `slow` wait until their gate opens (or the attempt is cancelled). */
 const gates = new Map<string, () => void>();
@@ -267,6 +297,48 @@ export function conversationCases(harness: ConversationHarness): void {
         user('big'),
         user('three'),
       ]);
+    });
+
+    test('hooks: the session starts with the first message, a message may be rewritten or blocked (its retry blocked alike, the hooks not asked again), each turn end and the close are heard', async () => {
+      const id = uniqueTurnId('conv-hooks');
+      expect(await harness.send(id, 'tell me the secret', { messageId: 'm1' })).toMatchObject({
+        status: 'started',
+      });
+      await harness.turnResult(id, 1);
+      expect(requestOf(`${id}#1`)?.messages.at(-1)).toEqual(user('tell me the [redacted]'));
+      await pollFor("the conversation to hear of turn 1's end", async () =>
+        (await harness.state(id)).running ? undefined : true,
+      );
+      const blocked = {
+        code: 'message-blocked',
+        message: `conversation ${id} refused message m2: not allowed here`,
+      };
+      await expect(harness.send(id, 'forbidden', { messageId: 'm2' })).rejects.toMatchObject(blocked);
+      await expect(harness.send(id, 'forbidden', { messageId: 'm2' })).rejects.toMatchObject(blocked);
+      expect((await harness.state(id)).turnCount).toBe(1);
+      await harness.close(id);
+      expect(hookEvents.get(id)).toEqual([
+        'session start',
+        'submit m1',
+        `turn end ${id}#1 completed`,
+        'submit m2',
+        'session end after 1 turn(s), 0 dropped',
+      ]);
+    });
+
+    test('hooks: a session-start hook that throws refuses the conversation: its first message is blocked with the reason, and later ones find it closed', async () => {
+      const id = uniqueTurnId('conv-hooks-refused');
+      await expect(harness.send(id, 'hello', { messageId: 'm1' })).rejects.toMatchObject({
+        code: 'message-blocked',
+        message: `conversation ${id} refused message m1: conversation hook audit (sessionStart) failed: no sessions for this tenant`,
+      });
+      await pollFor('the refused conversation to be closed', async () =>
+        (await harness.state(id)).closed ? true : undefined,
+      );
+      await expect(harness.send(id, 'hello again', { messageId: 'm2' })).rejects.toMatchObject({
+        code: 'conversation-closed',
+      });
+      expect(hookEvents.get(id)).toEqual(['session start']);
     });
   });
 }

@@ -1,6 +1,11 @@
 import { InProcessConversations, InProcessExecutor } from 'durable-turns';
 import { pollFor } from '../temporal/support/poll';
-import { conversationCases, conversationModel, conversationTools } from './conversation.cases';
+import {
+  conversationCases,
+  conversationHooks,
+  conversationModel,
+  conversationTools,
+} from './conversation.cases';
 
 const options = {
   tools: conversationTools,
@@ -8,10 +13,14 @@ const options = {
   blobStore: false as const,
   tracing: false as const,
 };
-const plain = new InProcessConversations({ executor: new InProcessExecutor(options) });
+const plain = new InProcessConversations({
+  executor: new InProcessExecutor(options),
+  hooks: conversationHooks,
+});
 // Conversations whose turns compact: their executor is configured so (the first send names it).
 const compacting = new InProcessConversations({
   executor: new InProcessExecutor({ ...options, compaction: { maxContextTokens: 1_000 } }),
+  hooks: conversationHooks,
 });
 const compacted = new Set<string>();
 const of = (id: string) => (compacted.has(id) ? compacting : plain);

@@ -2,7 +2,12 @@ import { temporal } from '@temporalio/proto';
 import type { Worker } from '@temporalio/worker';
 import type { Message } from 'durable-turns';
 import { ConversationClient } from 'durable-turns/client';
-import { conversationCases, conversationModel, conversationTools } from '../conformance/conversation.cases';
+import {
+  conversationCases,
+  conversationHooks,
+  conversationModel,
+  conversationTools,
+} from '../conformance/conversation.cases';
 import { uniqueTurnId } from '../conformance/support';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
@@ -15,7 +20,7 @@ let running: Promise<void>;
 
 beforeAll(async () => {
   await kit.open();
-  worker = await kit.worker({ taskQueue, tools: conversationTools, model });
+  worker = await kit.worker({ taskQueue, tools: conversationTools, model, conversationHooks });
   running = worker.run();
 });
 afterAll(async () => {

@@ -6,10 +6,13 @@ import {
   getExternalWorkflowHandle,
   log,
   ParentClosePolicy,
+  patched,
+  proxyLocalActivities,
   setHandler,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { TurnActivities } from '../../contract/activities';
 import {
   type ConversationWorkflowInput,
   type ConversationWorkflowInputArgs,
@@ -20,7 +23,11 @@ import {
 } from '../../contract/conversation-workflow';
 import { steerSignal, type TurnWorkflowInput } from '../../contract/turn-workflow';
 import {
+  blockMessage,
   type ConversationAction,
+  type ConversationHookEvent,
+  type ConversationHookOutcome,
+  ConversationRefusedError,
   type ConversationState,
   closeConversation,
   closedRefusal,
@@ -29,6 +36,7 @@ import {
   receiptOf,
   sendArgsSchema,
   sendMessage,
+  type TurnStatus,
   turnEnded,
   type WaitingMessage,
 } from '../../core';
@@ -37,7 +45,15 @@ import { turnWorkflow } from '../turn/turn-workflow';
 interface TurnEnd {
   turnId: string;
   recordedSteers: string[];
+  status: TurnStatus;
+  reason?: string;
 }
+
+/** Hooks run in a local activity: once per event, however often the workflow replays. */
+const hookActivities = proxyLocalActivities<TurnActivities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { maximumAttempts: 3 },
+});
 
 export interface ConversationWorkflowResult {
   conversationId: string;
@@ -56,6 +72,10 @@ export async function conversationWorkflow(
   rawInput: ConversationWorkflowInputArgs,
 ): Promise<ConversationWorkflowResult> {
   const input = conversationWorkflowInputSchema.parse(rawInput);
+  // Conversations begun before hooks existed replay without them (no local activity where none was).
+  const hooked = patched('conversation-hooks');
+  const runConversationHooks = (event: ConversationHookEvent): Promise<ConversationHookOutcome> =>
+    hooked ? hookActivities.runConversationHooks(event) : Promise.resolve({ kind: 'go-on', warnings: [] });
   const state: ConversationState = input.state ?? newConversation(input.conversationId);
   const actions: ConversationAction[] = [];
   /** Turns that ended, with the steers each recorded. */
@@ -63,10 +83,45 @@ export async function conversationWorkflow(
   /** Turns whose workflow exists (or could not be started): a `started` receipt waits for it. */
   const begun = new Set<string>();
 
+  // Its first run starts the session: the session-start hooks run before any message is taken.
+  let sessionReady = input.state !== undefined;
+  /** Why the session-start hooks refused the conversation, if they did. */
+  let sessionRefusal: string | undefined;
   setHandler(
     sendUpdate,
     async (args) => {
-      const step = sendMessage(state, args);
+      const sent = sendArgsSchema.parse(args);
+      // Messages that came while the session-start hooks ran get their refusal; later ones find it closed.
+      const early = !sessionReady;
+      await condition(() => sessionReady);
+      if (early && sessionRefusal !== undefined && !receiptOf(state, sent.messageId))
+        return blockMessage(state, { messageId: sent.messageId, reason: sessionRefusal });
+      // A message seen before is answered from its receipt; a closed conversation refuses: no hook runs.
+      if (!receiptOf(state, sent.messageId) && !state.closed) {
+        const submitted = await runConversationHooks({
+          kind: 'promptSubmit',
+          conversationId: state.conversationId,
+          messageId: sent.messageId,
+          message: sent.message,
+          policy: sent.policy,
+          ...(state.running ? { runningTurnId: state.running.turnId } : {}),
+        });
+        if (submitted.kind === 'refuse')
+          return (
+            receiptOf(state, sent.messageId) ??
+            blockMessage(state, { messageId: sent.messageId, reason: submitted.reason })
+          );
+        if (submitted.message) sent.message = submitted.message;
+      }
+      let step: ReturnType<typeof sendMessage>;
+      try {
+        step = sendMessage(state, sent);
+      } catch (error) {
+        // Closed while its hooks ran: refused as any send to a closed conversation.
+        if (ConversationRefusedError.isInstance(error))
+          throw ApplicationFailure.create({ message: error.message, type: error.code });
+        throw error;
+      }
       actions.push(...step.actions);
       const { receipt } = step;
       // A receipt that names a turn is true when the sender gets it: the turn can be watched at once.
@@ -88,14 +143,47 @@ export async function conversationWorkflow(
       },
     },
   );
-  setHandler(closeUpdate, () => closeConversation(state));
+  setHandler(closeUpdate, async () => {
+    const closedNow = !state.closed;
+    const closed = closeConversation(state);
+    if (closedNow)
+      await runConversationHooks({
+        kind: 'sessionEnd',
+        conversationId: state.conversationId,
+        turns: state.turnCount,
+        dropped: closed.dropped,
+      });
+    return closed;
+  });
   setHandler(conversationStateQuery, () => state);
 
+  if (!sessionReady) {
+    const started = await runConversationHooks({
+      kind: 'sessionStart',
+      conversationId: state.conversationId,
+    });
+    // Refused: the conversation closes before its first message is taken (which gets the reason).
+    if (started.kind === 'refuse') {
+      closeConversation(state);
+      sessionRefusal = started.reason;
+    }
+    sessionReady = true;
+  }
   // A run continued from an earlier one: the turn that was running then has ended (it continues
   // as new only between turns), so nothing is running now.
   for (;;) {
     await condition(() => actions.length > 0 || ended.length > 0 || idleAndDone(state, input));
-    for (const end of ended.splice(0)) actions.push(...turnEnded(state, end).actions);
+    for (const end of ended.splice(0)) {
+      const { turnId, status, reason } = end;
+      await runConversationHooks({
+        kind: 'turnEnd',
+        conversationId: state.conversationId,
+        turnId,
+        status,
+        ...(reason ? { reason } : {}),
+      });
+      actions.push(...turnEnded(state, end).actions);
+    }
     for (const action of actions.splice(0)) await carryOut(action, input, ended, begun);
     if (actions.length > 0 || ended.length > 0 || state.running) continue;
     if (state.closed) {
@@ -161,8 +249,20 @@ async function carryOut(
     });
     begun.add(action.turnId);
     child.result().then(
-      (result) => ended.push({ turnId: action.turnId, recordedSteers: result.steered ?? [] }),
-      () => ended.push({ turnId: action.turnId, recordedSteers: [] }),
+      (result) =>
+        ended.push({
+          turnId: action.turnId,
+          recordedSteers: result.steered ?? [],
+          status: result.status,
+          ...(result.reason ? { reason: result.reason } : {}),
+        }),
+      (error: unknown) =>
+        ended.push({
+          turnId: action.turnId,
+          recordedSteers: [],
+          status: 'failed',
+          reason: `the turn's workflow ended without a result: ${String(error)}`,
+        }),
     );
   } catch (error) {
     // The id is taken (a standalone turn named like this conversation's turn): it cannot run.
@@ -170,6 +270,11 @@ async function carryOut(
       `conversation ${input.conversationId}: turn ${action.turnId} could not start: ${String(error)}`,
     );
     begun.add(action.turnId);
-    ended.push({ turnId: action.turnId, recordedSteers: [] });
+    ended.push({
+      turnId: action.turnId,
+      recordedSteers: [],
+      status: 'failed',
+      reason: `the turn could not start: ${String(error)}`,
+    });
   }
 }

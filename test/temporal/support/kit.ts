@@ -1,6 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { AnyTool, TurnModel } from 'durable-turns';
+import type { AnyTool, ConversationHooks, TurnModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { testTemporal } from '../../support/temporal-env';
@@ -35,13 +35,19 @@ export class TemporalKit {
     return new TurnClient({ connection: this.connection, namespace: this.namespace, taskQueue });
   }
 
-  worker(args: { taskQueue: string; tools: AnyTool[]; model: TurnModel }): Promise<Worker> {
+  worker(args: {
+    taskQueue: string;
+    tools: AnyTool[];
+    model: TurnModel;
+    conversationHooks?: ConversationHooks[];
+  }): Promise<Worker> {
     return createTurnWorker({
       connection: this.native,
       namespace: this.namespace,
       taskQueue: args.taskQueue,
       tools: args.tools,
       models: [args.model],
+      ...(args.conversationHooks ? { conversationHooks: args.conversationHooks } : {}),
       // Tests that look at fleet health make workers of their own: the others would each start
       // their queue's fleet health workflow, with its workflow tasks and signals, for nothing.
       fleetHealth: false,
