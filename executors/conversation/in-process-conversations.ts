@@ -15,7 +15,6 @@ import {
   newConversation,
   normalizeInput,
   noticesOf,
-  receiptOf,
   runConversationHooks,
   type SendPolicy,
   sendArgsSchema,
@@ -29,6 +28,7 @@ import {
 } from '../../core';
 import { DurableTurnsError } from '../../core/errors/durable-turns-error';
 import type { InProcessExecutor } from '../in-process-executor';
+import { admitMessage } from './admit-message';
 import type { ConversationStore } from './conversation-store';
 import { MemoryConversationStore } from './memory-conversation-store';
 
@@ -114,35 +114,23 @@ export class InProcessConversations {
     const sent = args.data;
     const receipt = await this.serially(conversationId, async () => {
       const { state, version } = await this.hold(conversationId);
-      // A message seen before is answered from its receipt; a closed conversation refuses: no hook runs.
-      if (!receiptOf(state, sent.messageId) && !state.closed) {
-        // Its first message starts the conversation's session.
-        const started =
-          version === 0 ? await this.runHooks({ kind: 'sessionStart', conversationId }) : undefined;
-        if (started?.kind === 'refuse')
-          return this.applyChange(conversationId, (draft) => {
-            closeConversation(draft);
-            return {
-              actions: [],
-              receipt: blockMessage(draft, { messageId: sent.messageId, reason: started.reason }),
-            };
-          }).then(({ receipt }) => receipt);
-        const submitted = await this.runHooks({
-          kind: 'promptSubmit',
-          conversationId,
-          messageId: sent.messageId,
-          message: sent.message,
-          policy: sent.policy,
-          ...(state.running ? { runningTurnId: state.running.turnId } : {}),
-        });
-        if (submitted.kind === 'refuse')
-          return this.applyChange(conversationId, (draft) => ({
-            actions: [],
-            receipt: blockMessage(draft, { messageId: sent.messageId, reason: submitted.reason }),
-          })).then(({ receipt }) => receipt);
-        if (submitted.message) sent.message = submitted.message;
-      }
-      return (await this.applyChange(conversationId, (draft) => sendMessage(draft, sent))).receipt;
+      const admitted = await admitMessage({
+        state,
+        first: version === 0,
+        sent,
+        runHooks: (event) => this.runHooks(event),
+      });
+      const step =
+        'refused' in admitted
+          ? await this.applyChange(conversationId, (draft) => {
+              if (admitted.closes) closeConversation(draft);
+              const reason = admitted.refused;
+              return { actions: [], receipt: blockMessage(draft, { messageId: sent.messageId, reason }) };
+            })
+          : await this.applyChange(conversationId, (draft) =>
+              sendMessage(draft, { ...sent, message: admitted.message }),
+            );
+      return step.receipt;
     });
     if (receipt.status === 'rejected') throw busyRefusal(conversationId, receipt);
     if (receipt.status === 'blocked') throw blockedRefusal(conversationId, receipt);

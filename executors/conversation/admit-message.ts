@@ -1,0 +1,47 @@
+import type {
+  ConversationHookEvent,
+  ConversationHookOutcome,
+  ConversationState,
+  ParsedSendArgs,
+  UserMessage,
+} from '../../core';
+import { receiptOf } from '../../core';
+
+/** What a new message's hooks made of it: refused (and whether the session with it), or the message to record. */
+export type Admission = { refused: string; closes: boolean } | { message: UserMessage };
+
+/**
+ * A message's way past the conversation's hooks before it is recorded: a conversation's first
+ * message starts its session (session-start hooks), then every new message meets the prompt-submit
+ * hooks, which may refuse or rewrite it. A message seen before, or sent to a closed conversation,
+ * meets none (its receipt, or the closed refusal, answers it).
+ */
+export async function admitMessage({
+  state,
+  first,
+  sent,
+  runHooks,
+}: {
+  state: ConversationState;
+  /** Nothing of the conversation is recorded yet: this message starts its session. */
+  first: boolean;
+  sent: ParsedSendArgs;
+  runHooks: (event: ConversationHookEvent) => Promise<ConversationHookOutcome>;
+}): Promise<Admission> {
+  if (receiptOf(state, sent.messageId) || state.closed) return { message: sent.message };
+  const { conversationId } = state;
+  if (first) {
+    const started = await runHooks({ kind: 'sessionStart', conversationId });
+    if (started.kind === 'refuse') return { refused: started.reason, closes: true };
+  }
+  const submitted = await runHooks({
+    kind: 'promptSubmit',
+    conversationId,
+    messageId: sent.messageId,
+    message: sent.message,
+    policy: sent.policy,
+    ...(state.running ? { runningTurnId: state.running.turnId } : {}),
+  });
+  if (submitted.kind === 'refuse') return { refused: submitted.reason, closes: false };
+  return { message: submitted.message ?? sent.message };
+}
