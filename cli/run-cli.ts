@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error';
 import { registerApproveCommand } from './commands/approve';
 import { registerCancelCommand } from './commands/cancel';
+import { registerChatCommand } from './commands/chat';
 import { registerCodecServerCommand } from './commands/codec-server';
 import { registerDashboardCommand } from './commands/dashboard';
 import { registerDevCommand } from './commands/dev';
@@ -24,6 +25,7 @@ const commands = [
   registerWorkerCommand,
   registerRunCommand,
   registerSendCommand,
+  registerChatCommand,
   registerWatchCommand,
   registerListCommand,
   registerShowCommand,

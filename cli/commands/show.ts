@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { commandSetup, withClient } from '../command-setup';
 import { exitCodes } from '../exit-codes';
@@ -6,18 +7,34 @@ import { readResult } from '../read-result';
 import { stateLines } from '../render/state-lines';
 import { transcriptLines } from '../render/transcript-lines';
 import { resultUsageLine } from '../render/usage-line';
+import { showConversation } from '../show-conversation';
 
 export function registerShowCommand({ program }: { program: Command }): void {
   program
     .command('show')
-    .description("a turn's state (running) or result with its transcript (finished)")
-    .argument('<turn-id>', 'the turn to show')
+    .description(
+      "a turn's state (running) or result with its transcript (finished); for a conversation's id, its turns in order",
+    )
+    .argument('<turn-id>', 'the turn (or conversation) to show')
     .action(async (turnId: string, _values: unknown, command: Command) => {
       const setup = commandSetup({ command });
       const { output, context } = setup;
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
+          // An id no turn has may be a conversation's.
+          const isTurn = await connected.client.client.workflow
+            .getHandle(turnId)
+            .describe()
+            .then(
+              () => true,
+              (error: unknown) => {
+                if (error instanceof WorkflowNotFoundError) return false;
+                throw error;
+              },
+            );
+          if (!isTurn && (await showConversation({ connected, conversationId: turnId, output })))
+            return exitCodes.ok;
           const { handle, running, awaitingWorker, taskQueue } = await findTurn({ connected, turnId });
           // No worker has taken it: a query would wait for one until its deadline, then say nothing useful.
           if (awaitingWorker) {

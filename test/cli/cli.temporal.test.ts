@@ -478,6 +478,57 @@ describe('a turn no worker has picked up', () => {
 });
 
 describe('conversations', () => {
+  test('chat in a pseudo-terminal: a message starts a turn shown live, one typed while it runs steers it, /approve answers its call, /quit leaves it running', async () => {
+    const id = uniqueTurnId('cli-chat');
+    const chat = new CliProcess({
+      args: ['chat', '--conversation', id, '--model', 'approval'],
+      env,
+      terminal: true,
+    });
+    try {
+      await chat.waitFor({
+        pattern: new RegExp(`conversation ${id} \\(model approval\\)`),
+        what: 'the chat began',
+      });
+      chat.type('deploy please\r');
+      await chat.waitFor({ pattern: new RegExp(`→ turn ${id}#1`), what: 'the message started a turn' });
+      await chat.waitFor({
+        pattern: /deploy #deploy_prod .*waits for approval/,
+        what: 'the call waited for approval',
+      });
+      chat.type('and be careful\r');
+      await chat.waitFor({
+        pattern: new RegExp(`→ steered into ${id}#1`),
+        what: 'the second message steered the turn',
+      });
+      chat.type('/approve deploy_prod\r');
+      await chat.waitFor({
+        pattern: /assistant: Deployed to prod\./,
+        what: 'the turn went on to its answer',
+      });
+      // The steer is in the transcript, before the answer that read it.
+      const shown = stripVTControlCharacters(chat.stdout);
+      expect(shown.indexOf('steered (chat-')).toBeGreaterThan(-1);
+      expect(shown.indexOf('steered (chat-')).toBeLessThan(shown.indexOf('assistant: Deployed to prod.'));
+      chat.type('/quit\r');
+      const run = await chat.done;
+      expect(run.code).toBe(0);
+      expect(stripVTControlCharacters(run.stdout)).toContain('left; the conversation goes on');
+      // `show` knows the conversation: its turns in order, what was said and answered (once the
+      // conversation has heard of its turn's end, a moment after the turn's result).
+      let shownConversation = await cli({ args: ['show', id], env });
+      while (shownConversation.stdout.includes('running'))
+        shownConversation = await cli({ args: ['show', id], env });
+      expect(shownConversation.code).toBe(0);
+      expect(shownConversation.stdout).toContain(`conversation ${id}: 1 turn`);
+      expect(shownConversation.stdout).toContain(`${id}#1 completed`);
+      expect(shownConversation.stdout).toContain('user: deploy please');
+      expect(shownConversation.stdout).toContain('assistant: Deployed to prod.');
+    } finally {
+      await chat.stop();
+    }
+  });
+
   test('send starts a turn and says which; a retry with its message id is the same message; reject names the running turn; enqueue says its place in line', async () => {
     const id = uniqueTurnId('cli-conversation');
     const send = (args: string[]) => cli({ args: ['send', id, ...args, '--model', 'approval'], env });
