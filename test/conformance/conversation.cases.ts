@@ -108,6 +108,16 @@ const gateOpened = (gate: string) =>
 const requestOf = (turnId: string, responseIndex = 0) =>
   conversationModel.requests.find((r) => r.turnId === turnId && r.responseIndex === responseIndex);
 
+/**
+ * The conversation's state once it has heard of its running turn's end: it does a moment after the
+ * turn's result (on Temporal, after the turn-end hooks' local activity too).
+ */
+const heardOfTheEnd = (harness: ConversationHarness, id: string) =>
+  pollFor(`conversation ${id} to hear of its turn's end`, async () => {
+    const state = await harness.state(id);
+    return state.running ? undefined : state;
+  });
+
 /** A gate name no other case (on either executor) uses. */
 const gateName = (label: string) => uniqueTurnId(label).replace(/[^a-z0-9-]/gi, '');
 
@@ -147,7 +157,7 @@ export function conversationCases(harness: ConversationHarness): void {
         { role: 'assistant', content: [{ type: 'text', text: `done with wait:${gate}` }] },
         user('second'),
       ]);
-      const state = await harness.state(id);
+      const state = await heardOfTheEnd(harness, id);
       expect(state).toMatchObject({ turnCount: 2, received: 3, queue: [], next: [] });
       expect(state.running).toBeUndefined();
       const transcript = await harness.transcript(id);
@@ -289,9 +299,7 @@ export function conversationCases(harness: ConversationHarness): void {
         user('three'),
       ]);
       // The conversation's transcript is whole: every turn's messages, none summarised away.
-      await pollFor("the conversation to hear of turn 3's end", async () =>
-        (await harness.state(id)).running ? undefined : true,
-      );
+      await heardOfTheEnd(harness, id);
       expect((await harness.transcript(id)).filter((m) => m.role === 'user')).toEqual([
         user('one'),
         user('big'),
@@ -306,9 +314,7 @@ export function conversationCases(harness: ConversationHarness): void {
       });
       await harness.turnResult(id, 1);
       expect(requestOf(`${id}#1`)?.messages.at(-1)).toEqual(user('tell me the [redacted]'));
-      await pollFor("the conversation to hear of turn 1's end", async () =>
-        (await harness.state(id)).running ? undefined : true,
-      );
+      await heardOfTheEnd(harness, id);
       const blocked = {
         code: 'message-blocked',
         message: `conversation ${id} refused message m2: not allowed here`,
