@@ -4,16 +4,16 @@ import {
   type CompactContextInput,
   type CompactContextOutput,
   compactContextInputSchema,
-  modelContextOverflowType,
   modelFailedType,
   modelRejectedType,
 } from '../contract/activities';
 import { modelRequestQuery } from '../contract/turn-workflow';
-import { type EarlierTurns, ModelError } from '../core';
+import type { EarlierTurns } from '../core';
 import { requestSummary } from '../models/request-summary';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
 import { readTurnContext } from './earlier-turns';
+import { activityFailureOf, workerModel } from './model-activity-failures';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';
 
@@ -35,12 +35,7 @@ export function compactionActivity({
   return async function compactContext(input: CompactContextInput): Promise<CompactContextOutput> {
     const parsed = parseInput(compactContextInputSchema, input, 'compactContext');
     const { turnId, workflowId, responseIndex, model: modelName, conversation } = parsed;
-    const model = deps.models.get(modelName);
-    if (!model)
-      throw ApplicationFailure.nonRetryable(
-        `unknown model ${JSON.stringify(modelName)}; this worker has: ${[...deps.models.keys()].join(', ') || '(none)'}`,
-        modelRejectedType,
-      );
+    const model = workerModel(deps, modelName);
     const ctx = Context.current();
     const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
     const workflow = ctx.client.workflow.getHandle(workflowId);
@@ -94,17 +89,7 @@ export function compactionActivity({
       });
     } catch (error) {
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
-      if (!ModelError.isInstance(error)) throw error;
-      if (error.kind === 'context-overflow')
-        throw ApplicationFailure.nonRetryable(error.message, modelContextOverflowType);
-      if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, modelRejectedType);
-      throw ApplicationFailure.create({
-        message: error.message,
-        type: modelFailedType,
-        ...(error.retryAfterMs !== undefined
-          ? { nextRetryDelay: error.retryAfterMs, details: [{ retryAfterMs: error.retryAfterMs }] }
-          : {}),
-      });
+      throw activityFailureOf(error);
     } finally {
       clearInterval(beat);
     }

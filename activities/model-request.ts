@@ -4,7 +4,6 @@ import {
   type CallModelInput,
   type CallModelOutput,
   callModelInputSchema,
-  modelContextOverflowType,
   modelFailedType,
   modelRejectedType,
 } from '../contract/activities';
@@ -12,7 +11,6 @@ import { acceptCallsUpdate, modelRequestQuery } from '../contract/turn-workflow'
 import {
   type EarlierTurns,
   type Message,
-  ModelError,
   type ModelResponse,
   modelRequestKey,
   requestContext,
@@ -23,6 +21,7 @@ import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './a
 import { CallHandOver } from './call-hand-over';
 import { readTurnContext } from './earlier-turns';
 import { LiveText } from './live-text';
+import { activityFailureOf, workerModel } from './model-activity-failures';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';
 
@@ -136,13 +135,7 @@ export function modelRequestActivity({
     /** Told the request's messages once they are read (for tracing). */
     onRequest: (messages: readonly Message[]) => void;
   }): Promise<ModelResponse> {
-    const model = deps.models.get(modelName);
-    if (!model) {
-      throw ApplicationFailure.nonRetryable(
-        `unknown model ${JSON.stringify(modelName)}; this worker has: ${[...deps.models.keys()].join(', ') || '(none)'}`,
-        modelRejectedType,
-      );
-    }
+    const model = workerModel(deps, modelName);
     // The transcript is read from the workflow, not passed in: activity inputs enter history
     // every time, and a transcript per request would grow history with the square of the turn.
     // Only what this worker has not read yet travels (see readModelRequest).
@@ -241,19 +234,7 @@ export function modelRequestActivity({
       // A cancelled request ends as cancelled (a worker shutting down retries it elsewhere),
       // whatever the aborted stream or hand-over threw on the way out.
       if (ctx.cancellationSignal.aborted) throw ctx.cancellationSignal.reason ?? error;
-      if (ModelError.isInstance(error)) {
-        if (error.kind === 'context-overflow')
-          throw ApplicationFailure.nonRetryable(error.message, modelContextOverflowType);
-        if (!error.retryable) throw ApplicationFailure.nonRetryable(error.message, modelRejectedType);
-        throw ApplicationFailure.create({
-          message: error.message,
-          type: modelFailedType,
-          ...(error.retryAfterMs !== undefined
-            ? { nextRetryDelay: error.retryAfterMs, details: [{ retryAfterMs: error.retryAfterMs }] }
-            : {}),
-        });
-      }
-      throw error;
+      throw activityFailureOf(error);
     }
   }
 }

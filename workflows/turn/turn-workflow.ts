@@ -102,6 +102,26 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     for (const event of events)
       if (event.kind !== 'call-streamed') turn.record(feedHostEvent(engine, event, Date.now()));
   };
+  /**
+   * Folds what happens (calls handed over, attempts that end) until `running` — a model request or a
+   * summary request — has queued its outcome, showing `phase` meanwhile.
+   */
+  const foldWhile = async (running: Promise<void>, phase: string) => {
+    show(phase);
+    let ended = false;
+    void running.then(() => {
+      ended = true;
+      queue.wake();
+    });
+    while (!ended) {
+      if (queue.length === 0) {
+        listed.beforeWait(engine.view);
+        await untilQueued(() => ended);
+      }
+      feed({ launch: true });
+      show(phase);
+    }
+  };
   /** Set once this run's turn no longer fits a continue-as-new input: it goes on in this run. */
   const carry: CarryCheck = {};
   let waitingForApproval = false;
@@ -183,45 +203,21 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       }
       if (op.kind === 'finished') break;
       switch (op.kind) {
-        case 'call-model': {
-          const streaming = `${modelSummary({ responseIndex: op.responseIndex, model: input.model, attempt: op.attempt })} streaming`;
-          show(streaming);
-          let ended = false;
-          void model.start(op, engine.view).then(() => {
-            ended = true;
-            queue.wake();
-          });
+        case 'call-model':
           // While the response streams: accept calls as they come, fold finished attempts.
-          while (!ended) {
-            if (queue.length === 0) {
-              listed.beforeWait(engine.view);
-              await untilQueued(() => ended);
-            }
-            feed({ launch: true });
-            show(streaming);
-          }
+          await foldWhile(
+            model.start(op, engine.view),
+            `${modelSummary({ responseIndex: op.responseIndex, model: input.model, attempt: op.attempt })} streaming`,
+          );
           listed.afterResponse(engine.view);
           break;
-        }
-        case 'compact': {
-          const compacting = `compacting the context before response ${engine.view.responseIndex}`;
-          show(compacting);
-          let ended = false;
-          void compaction.start(op, engine.view.responseIndex).then(() => {
-            ended = true;
-            queue.wake();
-          });
+        case 'compact':
           // Background calls may finish meanwhile: their attempts are folded as they come.
-          while (!ended) {
-            if (queue.length === 0) {
-              listed.beforeWait(engine.view);
-              await untilQueued(() => ended);
-            }
-            feed({ launch: true });
-            show(compacting);
-          }
+          await foldWhile(
+            compaction.start(op, engine.view.responseIndex),
+            `compacting the context before response ${engine.view.responseIndex}`,
+          );
           break;
-        }
         case 'run-tools':
           for (const start of op.starts) tools.launch(start);
           break;
