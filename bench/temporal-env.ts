@@ -35,7 +35,7 @@ export interface BenchTemporal {
   /** Where its SQLite file is. */
   stateMedium: 'tmpfs' | 'disk';
   /** The server's dynamic config that bears on timing (the queue readers' poll rates). */
-  serverSettings: Readonly<Record<string, number>>;
+  serverSettings: Readonly<Record<string, number | string>>;
   close(): Promise<void>;
 }
 

@@ -5,6 +5,7 @@ import { registerCancelCommand } from './commands/cancel';
 import { registerChatCommand } from './commands/chat';
 import { registerCodecServerCommand } from './commands/codec-server';
 import { registerDashboardCommand } from './commands/dashboard';
+import { registerDeleteCommand } from './commands/delete';
 import { registerDevCommand } from './commands/dev';
 import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
@@ -32,6 +33,7 @@ const commands = [
   registerCancelCommand,
   registerApproveCommand,
   registerRejectCommand,
+  registerDeleteCommand,
   registerHealthCommand,
   registerDashboardCommand,
   registerCodecServerCommand,

@@ -2,13 +2,16 @@ import {
   ApplicationFailure,
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
+import type { Workflow } from '@temporalio/common';
 import {
   closeUpdate,
   conversationStateQuery,
   conversationWorkflowId,
   conversationWorkflowType,
+  sendUpdate,
   type TurnTemplate,
   turnTemplateSchema,
 } from '../contract/conversation-workflow';
@@ -25,7 +28,15 @@ import {
   type SendPolicy,
   sendArgsSchema,
   threadIdSchema,
+  unknownConversation,
 } from '../core';
+import {
+  type ConversationListFilters,
+  type ConversationMemo,
+  type ConversationSummary,
+  listConversationPage,
+} from './conversation-list';
+import { deleteWorkflowRuns, waitUntilGone } from './delete-workflow-runs';
 import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
 import type { TurnClient } from './turn-client';
 import { TurnHandle } from './turn-handle';
@@ -42,8 +53,11 @@ export interface SendOptions {
   messageId: string;
   /** What the message does while a turn runs (see `SendPolicy`); default `enqueue`. */
   policy?: SendPolicy;
-  /** How the conversation's turns run; read when this send creates the conversation, ignored after. */
-  turn: ConversationTurnOptions;
+  /**
+   * How the conversation's turns run; read when this send creates the conversation, ignored after.
+   * Without it the send goes only to a conversation that exists (else `conversation-not-found`).
+   */
+  turn?: ConversationTurnOptions;
   /**
    * The conversation's workflow continues as new, between turns, once its run's history passes this
    * many events (default 2,000); read when this send creates it.
@@ -77,32 +91,18 @@ export class ConversationClient {
       ...(options.policy ? { policy: options.policy } : {}),
     });
     if (!args.success) throw new Error(`invalid message: ${formatIssues(args.error)}`);
-    const start = new WithStartWorkflowOperation(conversationWorkflowType, {
-      workflowId: conversationWorkflowId(conversationId),
-      taskQueue: this.turns.taskQueue,
-      args: [
-        {
-          conversationId,
-          turn: turnTemplate(options.turn),
-          ...(options.continueAsNewAfterEvents
-            ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
-            : {}),
-        },
-      ],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-      // A closed conversation's id is not started again: its sends are refused.
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
     let receipt: MessageReceipt;
     try {
-      receipt = await this.turns.client.workflow.executeUpdateWithStart('send', {
-        args: [args.data],
-        // No update id of ours: Temporal would answer a repeated one with its first result, and a
-        // retried send must say where the message stands now (the conversation dedupes by message id).
-        startWorkflowOperation: start,
-      });
+      receipt = options.turn
+        ? await this.turns.client.workflow.executeUpdateWithStart('send', {
+            args: [args.data],
+            // No update id of ours: Temporal would answer a repeated one with its first result, and a
+            // retried send must say where the message stands now (the conversation dedupes by message id).
+            startWorkflowOperation: this.creation(conversationId, options.turn, options),
+          })
+        : await this.workflow(conversationId).executeUpdate(sendUpdate, { args: [args.data] });
     } catch (error) {
-      throw refusal(conversationId, error) ?? error;
+      throw (await this.refusal(conversationId, error)) ?? error;
     }
     if (receipt.status === 'rejected') throw busyRefusal(conversationId, receipt);
     if (receipt.status === 'blocked') throw blockedRefusal(conversationId, receipt);
@@ -140,6 +140,94 @@ export class ConversationClient {
     return this.workflow(conversationId).executeUpdate(closeUpdate);
   }
 
+  /** A page of this task queue's conversations, newest first, from Visibility (see `ConversationSummary`). */
+  async list(
+    options: ConversationListFilters & { pageSize?: number; cursor?: string } = {},
+  ): Promise<{ conversations: ConversationSummary[]; nextCursor?: string }> {
+    return listConversationPage({ client: this.turns.client, taskQueue: this.turns.taskQueue, ...options });
+  }
+
+  /**
+   * Deletes it, with its turns' histories: closes it if open (its session-end hooks run, what waits
+   * is dropped), cancels a running turn and waits for the conversation's workflow to end (the turn's
+   * calls get true outputs, as any cancel), then deletes every run of each turn and of the
+   * conversation, and resolves once the server has let go of its id: a later `send` begins a new
+   * conversation. A turn that cannot end (no worker polls its queue) keeps this waiting.
+   * Files its turns kept in the blob store are not deleted (they are content-addressed and may be
+   * shared; expire them with the store's own lifecycle rules).
+   * @throws ConversationRefusedError (`conversation-not-found`) for an id with no conversation.
+   */
+  async delete(conversationId: string): Promise<{ turns: number }> {
+    const handle = this.workflow(conversationId);
+    try {
+      const { status } = await handle.describe();
+      if (status.name === 'RUNNING')
+        await handle.executeUpdate(closeUpdate).catch((error: unknown) => {
+          // Closed meanwhile (by another caller): what follows is the same.
+          if (!closedFailure(error)) throw error;
+        });
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw unknownConversation(conversationId);
+      throw error;
+    }
+    const { running } = await this.state(conversationId);
+    if (running) await this.turns.attach(running.turnId).cancel();
+    // A closed conversation's workflow ends once no turn runs (a terminated one has ended already).
+    await handle.result().catch(() => undefined);
+    const { turnCount } = await this.state(conversationId);
+    const client = this.turns.client;
+    for (let n = 1; n <= turnCount; n++) await deleteWorkflowRuns(client, `${conversationId}#${n}`);
+    await deleteWorkflowRuns(client, handle.workflowId);
+    await waitUntilGone(client, handle.workflowId);
+    return { turns: turnCount };
+  }
+
+  /** The start of a conversation's workflow, for the send that creates it. */
+  private creation(
+    conversationId: string,
+    turn: ConversationTurnOptions,
+    options: SendOptions,
+  ): WithStartWorkflowOperation<Workflow> {
+    const memo: ConversationMemo = { startedAt: new Date().toISOString() };
+    return new WithStartWorkflowOperation(conversationWorkflowType, {
+      workflowId: conversationWorkflowId(conversationId),
+      taskQueue: this.turns.taskQueue,
+      args: [
+        {
+          conversationId,
+          turn: turnTemplate(turn),
+          ...(options.continueAsNewAfterEvents
+            ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
+            : {}),
+        },
+      ],
+      memo: { ...memo },
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      // A closed conversation's id is not started again: its sends are refused.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  }
+
+  /** What a failed send means: a closed conversation, one that does not exist, or neither. */
+  private async refusal(
+    conversationId: string,
+    error: unknown,
+  ): Promise<ConversationRefusedError | undefined> {
+    // A closed conversation's workflow has ended (its id is not started again), or is ending and
+    // refuses the update by type.
+    if (error instanceof WorkflowExecutionAlreadyStartedError || closedFailure(error))
+      return closedRefusal(conversationId);
+    if (!(error instanceof WorkflowNotFoundError)) return undefined;
+    // A send with no turn options to an id with no workflow, or to one whose workflow has ended.
+    const ended = await this.workflow(conversationId)
+      .describe()
+      .then(() => true)
+      .catch(() => false);
+    return ended
+      ? closedRefusal(conversationId)
+      : unknownConversation(conversationId, 'its first send says how its turns run (the turn options)');
+  }
+
   private workflow(conversationId: string) {
     return this.turns.client.workflow.getHandle(conversationWorkflowId(conversationId));
   }
@@ -153,13 +241,11 @@ function turnTemplate(options: ConversationTurnOptions): TurnTemplate {
   return turnTemplateSchema.parse(turnWorkflowInputFrom({ args, parsed: parsed.data }));
 }
 
-function refusal(conversationId: string, error: unknown): ConversationRefusedError | undefined {
-  // A closed conversation's workflow has ended (its id is not started again), or is ending and
-  // refuses the update by type.
-  const closed =
-    error instanceof WorkflowExecutionAlreadyStartedError ||
-    (error instanceof WorkflowUpdateFailedError &&
-      error.cause instanceof ApplicationFailure &&
-      error.cause.type === 'conversation-closed');
-  return closed ? closedRefusal(conversationId) : undefined;
+/** The update was refused because the conversation is closed. */
+function closedFailure(error: unknown): boolean {
+  return (
+    error instanceof WorkflowUpdateFailedError &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === 'conversation-closed'
+  );
 }

@@ -6,6 +6,7 @@ export {
 } from '../contract/search-attributes';
 export type { CallView, TurnStateView } from '../core/engine/turn-state-view';
 export * from './conversation-client';
+export type { ConversationListFilters, ConversationSummary } from './conversation-list';
 export * from './fleet-health-client';
 export * from './fleet-health-view';
 export { renderFleetHealth } from './render-fleet-health';

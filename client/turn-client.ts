@@ -24,6 +24,7 @@ import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
 import { TurnHandle, type WatchOptions } from './turn-handle';
 import { turnStartMetadata } from './turn-start-metadata';
 import { turnWorkflowInputFrom } from './turn-workflow-input';
+import { quoteVisibility } from './visibility-quote';
 
 export interface TurnClientOptions {
   connection: Connection;
@@ -233,18 +234,18 @@ function turnListQuery({
   search,
 }: TurnListFilters & { taskQueue: string }): string {
   // A turn's workflow runs on its client's task queue: another queue's turns belong to other workers.
-  const clauses = [`WorkflowType = '${turnWorkflowType}'`, `TaskQueue = '${quote(taskQueue)}'`];
+  const clauses = [`WorkflowType = '${turnWorkflowType}'`, `TaskQueue = '${quoteVisibility(taskQueue)}'`];
   // A turn is running as long as its workflow is, whether or not it has recorded a status yet (one
   // no worker has picked up has none): the workflow's own status says it.
   if (status === 'running') clauses.push(`ExecutionStatus = 'Running'`);
-  else if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quote(status)}'`);
+  else if (status) clauses.push(`${turnSearchAttributes.status.name} = '${quoteVisibility(status)}'`);
   if (conversationId)
-    clauses.push(`${turnSearchAttributes.conversationId.name} = '${quote(conversationId)}'`);
+    clauses.push(`${turnSearchAttributes.conversationId.name} = '${quoteVisibility(conversationId)}'`);
   if (waitingForApproval !== undefined)
     clauses.push(`${turnSearchAttributes.waitingForApproval.name} = ${waitingForApproval}`);
   if (search)
     clauses.push(
-      `(WorkflowId STARTS_WITH '${quote(search)}' OR ${turnSearchAttributes.conversationId.name} STARTS_WITH '${quote(search)}')`,
+      `(WorkflowId STARTS_WITH '${quoteVisibility(search)}' OR ${turnSearchAttributes.conversationId.name} STARTS_WITH '${quoteVisibility(search)}')`,
     );
   return clauses.join(' AND ');
 }
@@ -275,8 +276,4 @@ function turnSummaryOf({
     ...(toolCalls !== undefined ? { toolCalls } : {}),
     ...(tokens !== undefined ? { tokens } : {}),
   };
-}
-
-function quote(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
 }

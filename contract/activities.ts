@@ -66,6 +66,14 @@ const appliedCompactionSchema = z.object({
   inputLength: z.number().int().nonnegative(),
 });
 
+/** Which conversation a turn belongs to, and which turn of it: its requests send turns 1 to N − 1 first. */
+const conversationTurnRefSchema = z.object({
+  conversationId: z.string().min(1),
+  turnNumber: z.number().int().positive(),
+  /** Which conversation of this id (a deleted one's id can be used again); absent in older ones. */
+  incarnation: z.string().min(1).optional(),
+});
+
 export const callModelInputSchema = z.object({
   turnId: z.string().min(1),
   /** The workflow to read the transcript from (by query), so it never travels as activity input. */
@@ -89,9 +97,7 @@ export const callModelInputSchema = z.object({
   /** The context, when small enough to travel (absent: read it by query; older workflows send none). */
   context: inlineRequestContextSchema.optional(),
   /** A turn of a conversation: its earlier turns' messages go first (see `conversationTurn`). */
-  conversation: z
-    .object({ conversationId: z.string().min(1), turnNumber: z.number().int().positive() })
-    .optional(),
+  conversation: conversationTurnRefSchema.optional(),
   /** The turn's latest compaction: the request sends its summary in place of what it covers (`requestMessages`). */
   compaction: appliedCompactionSchema.optional(),
 });
@@ -112,9 +118,7 @@ export const compactContextInputSchema = z.object({
   previous: appliedCompactionSchema.optional(),
   instruction: z.string().min(1),
   idempotencyKey: z.string().min(1),
-  conversation: z
-    .object({ conversationId: z.string().min(1), turnNumber: z.number().int().positive() })
-    .optional(),
+  conversation: conversationTurnRefSchema.optional(),
 });
 export type CompactContextInput = z.infer<typeof compactContextInputSchema>;
 

@@ -20,6 +20,7 @@ export const turnTemplateSchema = turnWorkflowInputSchema.omit({
   turnId: true,
   conversationId: true,
   conversationTurn: true,
+  conversationIncarnation: true,
   input: true,
   carried: true,
   carriedChunks: true,

@@ -39,6 +39,8 @@ export const turnWorkflowInputSchema = z.object({
    * reference before this turn's own messages. Absent: a standalone turn (`conversationId` a label).
    */
   conversationTurn: z.number().int().positive().optional(),
+  /** Which conversation of the id it is (`ConversationState.incarnation`), set with `conversationTurn`. */
+  conversationIncarnation: z.string().min(1).optional(),
   input: z.array(messageSchema).min(1),
   /** A model registered on the worker, by name. */
   model: z.string().min(1),

@@ -311,6 +311,18 @@ export class InProcessExecutor {
     return { ...TurnEngine.replay(entries).outcome(), events: entries.filter(isTranscriptEvent) };
   }
 
+  /**
+   * Removes a turn that is not running from the journal (a deleted conversation's turns): its
+   * entries go, and its id can be used again. Refused for a turn running here or leased elsewhere.
+   */
+  async deleteTurn(turnId: string): Promise<void> {
+    if (this.active.has(turnId))
+      throw new Error(`turn ${turnId} is running on this executor: cancel it and wait for its end first`);
+    if (!this.journal.delete)
+      throw new Error("this executor's journal has no delete method: its turns cannot be deleted");
+    await this.journal.delete({ turnId, owner: this.owner });
+  }
+
   /** Runs one drive of a turn with a feed for its watchers; the feed stops with it. */
   private async driving(
     turnId: string,

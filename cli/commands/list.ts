@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { turnStatusSchema } from '../../core';
+import { CliError } from '../cli-error';
 import { commandSetup, withClient } from '../command-setup';
 import { countFlagSchema } from '../duration-flag';
 import { exitCodes } from '../exit-codes';
+import { listConversations } from '../list-conversations';
 import { parseFlags } from '../parse-flags';
 import { formatMs, shortId } from '../render/short-text';
+import { tableLines } from '../render/table-lines';
 
 const listFlagsSchema = z.object({
   status: z
@@ -16,16 +19,21 @@ const listFlagsSchema = z.object({
   conversation: z.string().min(1).optional(),
   waitingForApproval: z.boolean().optional(),
   limit: countFlagSchema.default(20),
+  conversations: z.boolean().optional(),
 });
 
 export function registerListCommand({ program }: { program: Command }): void {
   program
     .command('list')
     .description(
-      'list turns, newest first (Temporal visibility: a turn shows up there within about a second)',
+      'list turns (or with --conversations, conversations), newest first (Temporal visibility: a turn shows up there within about a second)',
     )
+    .option('--conversations', 'list conversations instead: their ids, open or closed, and when each began')
     .option('--status <status>', `running, ${turnStatusSchema.options.join(', ')}`)
-    .option('--conversation <id>', 'only the turns of this conversation')
+    .option(
+      '--conversation <id>',
+      "only this conversation's turns (and standalone turns labelled with it); with --conversations, those whose id starts with it",
+    )
     .option('--waiting-for-approval', 'only turns with a call waiting for a decision')
     .option('--limit <n>', 'at most this many (default 20)')
     .action(async (values: Record<string, unknown>, command: Command) => {
@@ -35,6 +43,14 @@ export function registerListCommand({ program }: { program: Command }): void {
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
+          if (flags.conversations) {
+            if (flags.status || flags.waitingForApproval)
+              throw new CliError('--status and --waiting-for-approval are for turns, not --conversations', {
+                exitCode: exitCodes.usage,
+              });
+            await listConversations({ connected, output, limit: flags.limit, search: flags.conversation });
+            return exitCodes.ok;
+          }
           const turns = await connected.client.list({
             ...(flags.status && { status: flags.status }),
             ...(flags.conversation && { conversationId: flags.conversation }),
@@ -70,14 +86,9 @@ export function registerListCommand({ program }: { program: Command }): void {
             'CALLS',
             'TOKENS',
           ];
-          const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-          const line = (cells: string[]) =>
-            cells
-              .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-              .join('  ')
-              .trimEnd();
-          output.result(c.bold(line(header)));
-          for (const row of rows) output.result(line(row));
+          const table = tableLines({ header, rows });
+          output.result(c.bold(table.header));
+          for (const row of table.rows) output.result(row);
           return exitCodes.ok;
         },
       });

@@ -9,7 +9,10 @@ import { exitCodes } from '../exit-codes';
 import { parseFlags } from '../parse-flags';
 
 const sendFlagsSchema = z.object({
-  model: z.string().min(1, 'name a model the worker has (see `durable-turns dev` or the agent module)'),
+  model: z
+    .string()
+    .min(1, 'name a model the worker has (see `durable-turns dev` or the agent module)')
+    .optional(),
   policy: sendPolicySchema.default('enqueue'),
   messageId: z.string().min(1).max(256).optional(),
 });
@@ -22,9 +25,9 @@ export function registerSendCommand({ program }: { program: Command }): void {
     )
     .argument('<conversation-id>', 'the conversation')
     .argument('<message>', "the user's message")
-    .requiredOption(
+    .option(
       '--model <name>',
-      "the model the conversation's turns ask (read when this message creates it)",
+      "the model the conversation's turns ask (read when this message creates it; without it the message goes only to a conversation that exists)",
     )
     .option('--policy <policy>', 'while a turn runs: enqueue (default), reject, interrupt or steer')
     .option(
@@ -54,7 +57,7 @@ export function registerSendCommand({ program }: { program: Command }): void {
               .send(conversationId, message, {
                 messageId,
                 policy: flags.policy,
-                turn: { model: flags.model },
+                ...(flags.model ? { turn: { model: flags.model } } : {}),
               })
               .catch((error: unknown) => {
                 if (ConversationRefusedError.isInstance(error))

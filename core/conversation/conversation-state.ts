@@ -27,6 +27,12 @@ const receiptRecordSchema = z.object({
 
 export const conversationStateSchema = z.object({
   conversationId: z.string(),
+  /**
+   * Which conversation of this id it is: a deleted conversation's id can be used again, and what
+   * was read of the old one's turns (`EarlierTurns`) must not be taken for the new one's. Absent in
+   * conversations begun before deletion existed.
+   */
+  incarnation: z.string().optional(),
   closed: z.boolean(),
   /** Turns started so far; the next is number `turnCount + 1`. */
   turnCount: z.number().int().nonnegative(),
@@ -79,6 +85,14 @@ export function closedRefusal(conversationId: string): ConversationRefusedError 
   );
 }
 
+/** Why a call that needs an existing conversation (a delete, a send with no turn options) was refused. */
+export function unknownConversation(conversationId: string, hint = ''): ConversationRefusedError {
+  return new ConversationRefusedError(
+    `no conversation ${conversationId}${hint ? `: ${hint}` : ''}`,
+    'conversation-not-found',
+  );
+}
+
 /** Why a `reject` was refused while `turnId` ran: the same words from every host. */
 export function busyRefusal(
   conversationId: string,
@@ -106,14 +120,26 @@ export function blockedRefusal(
  * `code` says which.
  */
 export class ConversationRefusedError extends DurableTurnsError {
-  constructor(message: string, code: 'conversation-closed' | 'conversation-busy' | 'message-blocked') {
+  constructor(
+    message: string,
+    code: 'conversation-closed' | 'conversation-busy' | 'message-blocked' | 'conversation-not-found',
+  ) {
     super(message, { code });
     this.name = 'ConversationRefusedError';
   }
 }
 
-export function newConversation(conversationId: string): ConversationState {
-  return { conversationId, closed: false, turnCount: 0, received: 0, next: [], queue: [], receipts: [] };
+export function newConversation(conversationId: string, incarnation?: string): ConversationState {
+  return {
+    conversationId,
+    ...(incarnation ? { incarnation } : {}),
+    closed: false,
+    turnCount: 0,
+    received: 0,
+    next: [],
+    queue: [],
+    receipts: [],
+  };
 }
 
 /**

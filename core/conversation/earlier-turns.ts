@@ -22,20 +22,24 @@ export class EarlierTurns {
   async before({
     conversationId,
     turnNumber,
+    incarnation = '',
     read,
   }: {
     conversationId: string;
     turnNumber: number;
+    /** Which conversation of this id (see `ConversationState.incarnation`): a deleted one's turns are not its. */
+    incarnation?: string;
     read: (turnId: string) => Promise<TurnContext>;
   }): Promise<Message[]> {
     const turns: Message[][] = [];
     // From the newest back, to the first that replaces those before it.
     for (let n = turnNumber - 1; n >= 1; n--) {
       const turnId = `${conversationId}#${n}`;
-      let turn: TurnContext | undefined = this.held.get(turnId);
+      const key = `${incarnation}\n${turnId}`;
+      let turn: TurnContext | undefined = this.held.get(key);
       if (!turn) {
         turn = await read(turnId);
-        this.hold(turnId, turn);
+        this.hold(key, turn);
       }
       turns.push(turn.messages);
       if (turn.replacesEarlier) break;
@@ -48,9 +52,9 @@ export class EarlierTurns {
     return { turns: this.held.size, chars: this.chars };
   }
 
-  private hold(turnId: string, turn: TurnContext): void {
+  private hold(key: string, turn: TurnContext): void {
     const chars = JSON.stringify(turn.messages).length;
-    this.held.set(turnId, { ...turn, chars });
+    this.held.set(key, { ...turn, chars });
     this.chars += chars;
     // The oldest first; the turn just read stays even when it alone is over the bound.
     for (const [id, turn] of this.held) {

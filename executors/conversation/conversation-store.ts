@@ -11,6 +11,8 @@ export interface ConversationStore {
   load(conversationId: string): Promise<{ state?: ConversationState; version: number }>;
   /** Saves after `expectedVersion`; returns the new version. @throws ConversationConflictError */
   save(conversationId: string, state: ConversationState, expectedVersion: number): Promise<number>;
+  /** Removes it, if still at `expectedVersion`. @throws ConversationConflictError */
+  delete(conversationId: string, expectedVersion: number): Promise<void>;
   /** Every conversation it holds, by id. */
   list(): Promise<string[]>;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   blockedRefusal,
   blockMessage,
@@ -25,6 +26,7 @@ import {
   turnContext,
   turnEnded,
   turnMessages,
+  unknownConversation,
 } from '../../core';
 import { DurableTurnsError } from '../../core/errors/durable-turns-error';
 import type { InProcessExecutor } from '../in-process-executor';
@@ -187,6 +189,29 @@ export class InProcessConversations {
   }
 
   /**
+   * Deletes it: closes it (its session-end hooks run, what waits is dropped), cancels a running turn
+   * and waits for its end (its calls get true outputs, as any cancel), then removes its turns from
+   * the journal and its queue from the store. Its id can then begin a new conversation.
+   * @throws ConversationRefusedError (`conversation-not-found`) for an id the store does not hold.
+   */
+  async delete(conversationId: string): Promise<{ turns: number }> {
+    const known = this.held.has(conversationId) || (await this.store.load(conversationId)).version > 0;
+    if (!known) throw unknownConversation(conversationId);
+    await this.close(conversationId);
+    const running = (await this.hold(conversationId)).state.running;
+    if (running) this.running.get(running.turnId)?.controller.abort();
+    await this.idle(conversationId);
+    return this.serially(conversationId, async () => {
+      const held = await this.hold(conversationId);
+      const turns = held.state.turnCount;
+      for (let n = 1; n <= turns; n++) await this.executor.deleteTurn(`${conversationId}#${n}`);
+      await this.store.delete(conversationId, held.version);
+      this.held.delete(conversationId);
+      return { turns };
+    });
+  }
+
+  /**
    * Resolves once no turn of the conversation runs and no message waits (rejects if a change made
    * when a turn ended could not be saved).
    */
@@ -318,7 +343,7 @@ export class InProcessConversations {
 
   private async load(conversationId: string): Promise<Held> {
     const { state, version } = await this.store.load(conversationId);
-    return { state: state ?? newConversation(conversationId), version };
+    return { state: state ?? newConversation(conversationId, randomUUID()), version };
   }
 
   private carryOut(conversationId: string, action: ConversationAction): void {
@@ -383,9 +408,11 @@ export class InProcessConversations {
   }
 
   private earlier(conversationId: string, turnNumber: number): Promise<Message[]> {
+    const incarnation = this.held.get(conversationId)?.state.incarnation;
     return this.earlierTurns.before({
       conversationId,
       turnNumber,
+      ...(incarnation ? { incarnation } : {}),
       read: async (turnId) => {
         const result = await this.executor.finishedResult(turnId);
         // A turn that never finished (its host was lost for good) left nothing to send.

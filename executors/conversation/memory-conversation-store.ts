@@ -18,6 +18,13 @@ export class MemoryConversationStore implements ConversationStore {
     return version + 1;
   }
 
+  async delete(conversationId: string, expectedVersion: number): Promise<void> {
+    const version = this.held.get(conversationId)?.version ?? 0;
+    if (version !== expectedVersion)
+      throw new ConversationConflictError(conversationId, expectedVersion, version);
+    this.held.delete(conversationId);
+  }
+
   async list(): Promise<string[]> {
     return [...this.held.keys()].sort();
   }

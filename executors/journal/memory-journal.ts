@@ -70,6 +70,18 @@ export class MemoryJournal implements TurnJournal {
     return this.entries(turnId);
   }
 
+  async delete({ turnId, owner }: { turnId: string; owner: string }): Promise<void> {
+    const holder = this.turns.get(turnId)?.holder;
+    if (holder && holder.until > this.now() && holder.owner !== owner)
+      throw JournalError.leaseHeld(turnId, holder.owner, holder.until);
+    const stored = this.turns.get(turnId);
+    if (!stored) return;
+    // Sessions opened before the delete are fenced off; the token goes on from here, as in SQLite.
+    stored.token += 1;
+    stored.entries = [];
+    stored.holder = undefined;
+  }
+
   /** Entries of a turn, for inspection and tests. */
   entries(turnId: string): JournalEntry[] {
     return structuredClone(this.turns.get(turnId)?.entries ?? []);

@@ -60,6 +60,16 @@ export class SqliteConversationStore implements ConversationStore {
     return write.immediate();
   }
 
+  async delete(conversationId: string, expectedVersion: number): Promise<void> {
+    const remove = this.db.transaction(() => {
+      const version = this.row(conversationId)?.version ?? 0;
+      if (version !== expectedVersion)
+        throw new ConversationConflictError(conversationId, expectedVersion, version);
+      this.db.prepare('DELETE FROM conversations WHERE conversation_id = ?').run(conversationId);
+    });
+    remove.immediate();
+  }
+
   async list(): Promise<string[]> {
     return this.db
       .prepare('SELECT conversation_id FROM conversations ORDER BY conversation_id')

@@ -147,10 +147,29 @@ export class SqliteJournal implements TurnJournal {
     return this.entries(turnId);
   }
 
-  /** Turns that have a lease or entries, for inspection. */
+  async delete({ turnId, owner }: { turnId: string; owner: string }): Promise<void> {
+    const remove = this.db.transaction(() => {
+      const lease = this.lease(turnId);
+      if (lease?.owner && lease.lease_until > this.now() && lease.owner !== owner)
+        throw JournalError.leaseHeld(turnId, lease.owner, lease.lease_until);
+      this.db.prepare('DELETE FROM turn_entries WHERE turn_id = ?').run(turnId);
+      // The lease row stays, released, with its fencing token moved on: a session opened before
+      // the delete must not pass for one opened after it (tokens would start again at 1).
+      this.db
+        .prepare(
+          'UPDATE turn_leases SET owner = NULL, lease_until = 0, fencing_token = fencing_token + 1 WHERE turn_id = ?',
+        )
+        .run(turnId);
+    });
+    remove.immediate();
+  }
+
+  /** Turns that have entries or a holder, for inspection (not deleted ones). */
   listTurns(): string[] {
     const rows = this.db
-      .prepare('SELECT turn_id FROM turn_leases UNION SELECT turn_id FROM turn_entries ORDER BY turn_id')
+      .prepare(
+        'SELECT turn_id FROM turn_leases WHERE owner IS NOT NULL UNION SELECT turn_id FROM turn_entries ORDER BY turn_id',
+      )
       .pluck()
       .all();
     return rows.map(String);

@@ -14,6 +14,11 @@ export interface TurnJournal {
    * before it still work; without it, watch follows only the turns its executor is running.
    */
   read?(args: { turnId: string }): Promise<JournalEntry[]>;
+  /**
+   * Removes an ended turn's entries and lease (a deleted conversation's turns). Refused while
+   * another owner holds the lease. Optional: without it, conversations cannot be deleted.
+   */
+  delete?(args: { turnId: string; owner: string }): Promise<void>;
 }
 
 export interface OpenJournalArgs {

@@ -9,6 +9,7 @@ import { freePort } from '../../devserver/free-port';
 import { openGate, streamedWords } from '../agents/operator-agent';
 import { uniqueTurnId } from '../conformance/support';
 import { testTemporal } from '../support/temporal-env';
+import { pollFor } from '../temporal/support/poll';
 import {
   anyEscape,
   CliProcess,
@@ -529,7 +530,7 @@ describe('conversations', () => {
     }
   });
 
-  test('send starts a turn and says which; a retry with its message id is the same message; reject names the running turn; enqueue says its place in line', async () => {
+  test('send starts a turn and says which; a retry with its message id is the same message; reject names the running turn; enqueue says its place in line; list --conversations lists it, delete --yes deletes it', async () => {
     const id = uniqueTurnId('cli-conversation');
     const send = (args: string[]) => cli({ args: ['send', id, ...args, '--model', 'approval'], env });
     const { address, namespace } = testTemporal();
@@ -554,6 +555,25 @@ describe('conversations', () => {
       const bad = await send(['x', '--policy', 'sometime']);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('--policy');
+      // Without --model a message goes only to a conversation that exists.
+      const joined = await cli({ args: ['send', id, 'also this', '--message-id', 'm4'], env });
+      expect(joined.stdout).toContain('message m4 is queued: 2 turns ahead of it');
+      const nowhere = await cli({ args: ['send', `${id}-none`, 'hello'], env });
+      expect(nowhere.code).toBe(1);
+      expect(nowhere.stderr).toContain(`no conversation ${id}-none: its first send says how its turns run`);
+
+      const listed = await pollFor('the conversation in the list', async () => {
+        const list = await cli({ args: ['list', '--conversations', '--conversation', id, '--json'], env });
+        const { conversations } = JSON.parse(list.stdout) as { conversations: { conversationId: string }[] };
+        return conversations.length > 0 ? conversations : undefined;
+      });
+      expect(listed).toEqual([expect.objectContaining({ conversationId: id, status: 'open' })]);
+      const unsure = await cli({ args: ['delete', id], env });
+      expect(unsure.code).toBe(2);
+      expect(unsure.stderr).toContain('add --yes');
+      // Its turn waits for an approval: the delete cancels it, then deletes it and the conversation.
+      const deleted = await cli({ args: ['delete', id, '--yes', '--json'], env });
+      expect(JSON.parse(deleted.stdout)).toEqual({ conversationId: id, deleted: true, turns: 1 });
     } finally {
       // The first turn waits for an approval nobody gives: close the conversation and stop it.
       const client = new TurnClient({ connection, namespace, taskQueue, blobStore: false });

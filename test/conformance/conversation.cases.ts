@@ -30,6 +30,9 @@ export interface ConversationHarness {
   state(conversationId: string): Promise<ConversationState>;
   transcript(conversationId: string): Promise<Message[]>;
   close(conversationId: string): Promise<{ dropped: string[] }>;
+  delete(conversationId: string): Promise<{ turns: number }>;
+  /** The ids of the conversations there are (on Temporal, as Visibility has them: a moment behind). */
+  list(): Promise<string[]>;
 }
 
 /** What the conversation hooks saw, by conversation (only those whose ids begin `conv-hooks`). */
@@ -268,6 +271,48 @@ export function conversationCases(harness: ConversationHarness): void {
       gates.get(gate)?.();
       expect((await harness.turnResult(id, 1)).status).toBe('completed');
       expect(conversationModel.requests.some((r) => r.turnId === `${id}#2`)).toBe(false);
+    });
+
+    test('deleted: its session ends, a running turn is cancelled first, what waits is dropped; then it and its turns are gone and its id begins a new conversation that sends nothing of the old', async () => {
+      const id = uniqueTurnId('conv-hooks-deleted');
+      const gate = gateName('e');
+      await harness.send(id, 'one', { messageId: 'm1' });
+      await harness.turnResult(id, 1);
+      await heardOfTheEnd(harness, id);
+      // Turn 2's request reads turn 1 (a host keeps what it read of earlier turns).
+      await harness.send(id, `wait:${gate}`, { messageId: 'm2' });
+      await gateOpened(gate);
+      await harness.send(id, 'later', { messageId: 'm3' });
+      // (Temporal's list is Visibility's, a moment behind.)
+      await pollFor(`the list to show ${id}`, async () => (await harness.list()).includes(id) || undefined);
+
+      expect(await harness.delete(id)).toEqual({ turns: 2 });
+      // Closed first (as `close` does, the session ends while its turn still runs), then the turn cancelled.
+      expect(hookEvents.get(id)?.slice(-2)).toEqual([
+        'session end after 2 turn(s), 1 dropped',
+        `turn end ${id}#2 cancelled`,
+      ]);
+      await pollFor(`the list to drop ${id}`, async () => !(await harness.list()).includes(id) || undefined);
+      await expect(harness.delete(id)).rejects.toMatchObject({
+        code: 'conversation-not-found',
+        message: `no conversation ${id}`,
+      });
+
+      // The same id and message ids: a new conversation, with nothing of the deleted one.
+      expect(await harness.send(id, 'fresh', { messageId: 'm1' })).toEqual({
+        messageId: 'm1',
+        status: 'started',
+        turnId: `${id}#1`,
+      });
+      expect((await harness.turnResult(id, 1)).text).toBe('answer to fresh');
+      await heardOfTheEnd(harness, id);
+      await harness.send(id, 'again', { messageId: 'm2' });
+      await harness.turnResult(id, 2);
+      const secondTurnRequests = conversationModel.requests.filter((r) => r.turnId === `${id}#2`);
+      expect(secondTurnRequests.at(-1)?.messages.filter((m) => m.role === 'user')).toEqual([
+        user('fresh'),
+        user('again'),
+      ]);
     });
 
     test('compaction in a conversation: the summary covers the earlier turns too, and the turns after it send it instead of them', async () => {

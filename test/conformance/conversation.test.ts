@@ -40,4 +40,6 @@ conversationCases({
   state: (id) => of(id).state(id),
   transcript: (id) => of(id).transcript(id),
   close: (id) => of(id).close(id),
+  delete: (id) => of(id).delete(id),
+  list: async () => [...(await plain.list()), ...(await compacting.list())],
 });

@@ -16,9 +16,10 @@ import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
 import { scriptedModel, type TurnModel } from 'durable-turns';
-import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
+import { ConversationClient, TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal } from 'durable-turns/devserver';
 import { createTurnWorker, type ModelRateLimit } from 'durable-turns/worker';
+import { conversationWorkflowId, conversationWorkflowIdPrefix } from '../../contract/conversation-workflow';
 import { crashScript } from '../temporal/support/crash-script';
 import { collect, pollFor } from '../temporal/support/poll';
 import { replayTools } from './replay-tools';
@@ -37,7 +38,9 @@ interface Env {
   namespace: string;
 }
 
-type Scenario = (args: { env: Env; taskQueue: string; turnId: string }) => Promise<void>;
+/** A scenario runs one turn (`turnId`), or returns the workflow ids it ran (a conversation and its turns). */
+// biome-ignore lint/suspicious/noConfusingVoidType: a scenario of one turn returns nothing
+type Scenario = (args: { env: Env; taskQueue: string; turnId: string }) => Promise<void | string[]>;
 
 async function withWorker(
   env: Env,
@@ -240,6 +243,47 @@ const scenarios: Record<string, Scenario> = {
       expect((await turn.result()).status, 'completed');
     });
   },
+  /**
+   * A conversation: a turn with a slow call, a steer into it and a message queued behind it, the
+   * conversation continuing as new between turns, then closed. Its workflow and its turns are kept.
+   */
+  conversation: async ({ env, taskQueue, turnId: id }) => {
+    const model = scriptedModel([
+      (request) => {
+        const last = request.messages.at(-1);
+        return last?.role === 'user' && last.content === 'read slowly'
+          ? { toolCalls: [{ id: 's', name: 'read_file', args: { path: 's', ms: 1_500 } }] }
+          : { text: `answer ${request.turnId}` };
+      },
+      { text: 'read it' },
+    ]);
+    await withWorker(env, taskQueue, model, async () => {
+      const conversations = new ConversationClient(client(env, taskQueue));
+      const options = { turn: { model: 'scripted' }, continueAsNewAfterEvents: 20 };
+      await conversations.send(id, 'read slowly', { messageId: 'm1', ...options });
+      await pollFor(
+        'the slow read to run',
+        async () =>
+          (await conversations.turn(id, 1).state()).calls.some((c) => c.phase === 'running') || undefined,
+      );
+      expect(
+        (await conversations.send(id, 'be brief', { messageId: 'm2', policy: 'steer', ...options })).status,
+        'steered',
+      );
+      await conversations.send(id, 'and then?', { messageId: 'm3', ...options });
+      await conversations.turn(id, 1).result();
+      const idle = () =>
+        pollFor('the conversation to be idle', async () => {
+          const state = await conversations.state(id);
+          return state.running || state.queue.length > 0 || state.next.length > 0 ? undefined : true;
+        });
+      await idle();
+      await conversations.send(id, 'one more', { messageId: 'm4', ...options });
+      await idle();
+      await conversations.close(id);
+    });
+    return [conversationWorkflowId(id), `${id}#1`, `${id}#3`];
+  },
   /** The worker process is killed while a retry-safe and a non-retry-safe call run; another finishes the turn. */
   'worker-lost': async ({ env, taskQueue, turnId }) => {
     const ledger = path.join(mkdtempSync(path.join(os.tmpdir(), 'capture-ledger-')), 'ledger');
@@ -329,20 +373,27 @@ async function main(): Promise<void> {
       const turnId = `replay-${name}`;
       const taskQueue = `capture-${name}`;
       console.error(`capturing ${name} …`);
-      await scenario({ env, taskQueue, turnId });
-      const runs = await collect(listRuns(env, turnId));
-      runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
-      for (const [index, run] of runs.entries()) {
-        const history = await client(env, taskQueue)
-          .client.workflow.getHandle(turnId, run.runId)
-          .fetchHistory();
-        const file = path.join(outDir, `${name}${runs.length > 1 ? `.run${index + 1}` : ''}.${commit}.json`);
-        if (existsSync(file)) continue;
-        await fs.writeFile(
-          file,
-          `${JSON.stringify(historyFixture({ scenario: name, turnId, history }), null, 2)}\n`,
-        );
-        console.error(`  wrote ${path.relative(root, file)} (${history.events?.length ?? 0} events)`);
+      const ran = (await scenario({ env, taskQueue, turnId })) ?? [turnId];
+      for (const workflowId of ran) {
+        // More than one workflow: each file is named for its workflow too (`conversation.turn-3.…`).
+        const which = ran.length > 1 ? `.${workflowLabel(workflowId)}` : '';
+        const runs = await collect(listRuns(env, workflowId));
+        runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime());
+        for (const [index, run] of runs.entries()) {
+          const history = await client(env, taskQueue)
+            .client.workflow.getHandle(workflowId, run.runId)
+            .fetchHistory();
+          const file = path.join(
+            outDir,
+            `${name}${which}${runs.length > 1 ? `.run${index + 1}` : ''}.${commit}.json`,
+          );
+          if (existsSync(file)) continue;
+          await fs.writeFile(
+            file,
+            `${JSON.stringify(historyFixture({ scenario: name, turnId: workflowId, history }), null, 2)}\n`,
+          );
+          console.error(`  wrote ${path.relative(root, file)} (${history.events?.length ?? 0} events)`);
+        }
       }
     }
   } finally {
@@ -377,6 +428,12 @@ function historyFixture({
     eventTypes: types,
     historyBase64: Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('base64'),
   };
+}
+
+/** `conversation` for a conversation's workflow, `turn-N` for its turn N. */
+function workflowLabel(workflowId: string): string {
+  if (workflowId.startsWith(conversationWorkflowIdPrefix)) return 'conversation';
+  return `turn-${workflowId.split('#').at(-1) ?? workflowId}`;
 }
 
 function listRuns(env: Env, turnId: string) {

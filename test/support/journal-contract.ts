@@ -64,6 +64,24 @@ export function describeJournalContract(name: string, make: MakeJournal): void {
       expect(await two.load()).toEqual({ entries: [], version: 0 });
     });
 
+    it('deletes a turn (entries and lease, other turns untouched), not while another owner holds its lease; its id then starts empty', async () => {
+      if (!journal.delete) throw new Error('this journal has no delete');
+      const one = await journal.open({ turnId: 't1', owner: 'host-a', leaseMs });
+      await one.append([opened, requested], 0);
+      const two = await journal.open({ turnId: 't2', owner: 'host-a', leaseMs });
+      await two.append([opened], 0);
+      await refusal(journal.delete({ turnId: 't1', owner: 'host-b' }), 'lease-held');
+      expect(await journal.read?.({ turnId: 't1' })).toEqual([opened, requested]);
+      await journal.delete({ turnId: 't1', owner: 'host-a' });
+      expect(await journal.read?.({ turnId: 't1' })).toEqual([]);
+      expect(await journal.read?.({ turnId: 't2' })).toEqual([opened]);
+      // A new session, by anybody, starts at version 0; the one from before the delete is fenced off.
+      const again = await journal.open({ turnId: 't1', owner: 'host-b', leaseMs });
+      expect(await again.load()).toEqual({ entries: [], version: 0 });
+      await refusal(one.append([requested], 0), 'stale-fence');
+      expect(await again.append([opened], 0)).toBe(1);
+    });
+
     it('refuses an append at the wrong expected version and writes nothing', async () => {
       const session = await journal.open({ turnId: 't1', owner: 'host-a', leaseMs });
       await session.append([opened], 0);

@@ -64,6 +64,11 @@ conversationCases({
   state: (id) => conversations().state(id),
   transcript: (id) => conversations().transcript(id),
   close: (id) => conversations().close(id),
+  delete: (id) => conversations().delete(id),
+  list: async () =>
+    (await conversations().list({ search: 'conv-', pageSize: 1_000 })).conversations.map(
+      (c) => c.conversationId,
+    ),
 });
 
 describe('a conversation on Temporal', () => {

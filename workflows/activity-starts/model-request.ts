@@ -168,9 +168,16 @@ function retryAfterOf(details: readonly unknown[] | undefined | null): number | 
 
 /** A turn of a conversation past its first: its requests send the earlier turns first. */
 export function conversationOf(input: TurnWorkflowInput): {
-  conversation?: { conversationId: string; turnNumber: number };
+  conversation?: { conversationId: string; turnNumber: number; incarnation?: string };
 } {
-  return input.conversationId && (input.conversationTurn ?? 0) > 1
-    ? { conversation: { conversationId: input.conversationId, turnNumber: input.conversationTurn ?? 1 } }
+  const { conversationId, conversationTurn = 0, conversationIncarnation } = input;
+  return conversationId && conversationTurn > 1
+    ? {
+        conversation: {
+          conversationId,
+          turnNumber: conversationTurn,
+          ...(conversationIncarnation ? { incarnation: conversationIncarnation } : {}),
+        },
+      }
     : {};
 }

@@ -2,14 +2,15 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  continueAsNew,
   getExternalWorkflowHandle,
   log,
+  makeContinueAsNewFunc,
   ParentClosePolicy,
   patched,
   proxyLocalActivities,
   setHandler,
   startChild,
+  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TurnActivities } from '../../contract/activities';
@@ -76,7 +77,7 @@ export async function conversationWorkflow(
   const hooked = patched('conversation-hooks');
   const runConversationHooks = (event: ConversationHookEvent): Promise<ConversationHookOutcome> =>
     hooked ? hookActivities.runConversationHooks(event) : Promise.resolve({ kind: 'go-on', warnings: [] });
-  const state: ConversationState = input.state ?? newConversation(input.conversationId);
+  const state: ConversationState = input.state ?? newConversation(input.conversationId, uuid4());
   const actions: ConversationAction[] = [];
   /** Turns that ended, with the steers each recorded. */
   const ended: TurnEnd[] = [];
@@ -184,7 +185,7 @@ export async function conversationWorkflow(
       });
       actions.push(...turnEnded(state, end).actions);
     }
-    for (const action of actions.splice(0)) await carryOut(action, input, ended, begun);
+    for (const action of actions.splice(0)) await carryOut(action, input, state, ended, begun);
     if (actions.length > 0 || ended.length > 0 || state.running) continue;
     if (state.closed) {
       await condition(allHandlersFinished);
@@ -193,7 +194,11 @@ export async function conversationWorkflow(
     if (continueAsNewDue(input)) {
       await condition(allHandlersFinished);
       if (actions.length === 0 && !state.running)
-        await continueAsNew<typeof conversationWorkflow>({ ...input, state });
+        // Its memo (when it began, for the list) goes on with it.
+        await makeContinueAsNewFunc<typeof conversationWorkflow>({ memo: workflowInfo().memo ?? {} })({
+          ...input,
+          state,
+        });
     }
   }
 }
@@ -210,6 +215,7 @@ function continueAsNewDue(input: ConversationWorkflowInput): boolean {
 async function carryOut(
   action: ConversationAction,
   input: ConversationWorkflowInput,
+  state: ConversationState,
   ended: TurnEnd[],
   begun: Set<string>,
 ): Promise<void> {
@@ -237,6 +243,7 @@ async function carryOut(
     turnId: action.turnId,
     conversationId: input.conversationId,
     conversationTurn: action.turnNumber,
+    ...(state.incarnation ? { conversationIncarnation: state.incarnation } : {}),
     input: action.messages.map((m: WaitingMessage) => m.message),
     run: 1,
   };
