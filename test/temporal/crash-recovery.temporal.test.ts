@@ -3,10 +3,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { transcriptProblems } from 'durable-turns';
+import { ConversationClient } from '../../client/conversation-client';
 import { sleep, uniqueTurnId } from '../conformance/support';
 import { spawnSourceChild } from '../support/source-child';
 import { testTemporal } from '../support/temporal-env';
 import { TemporalKit } from './support/kit';
+import { pollFor } from './support/poll';
 
 const kit = new TemporalKit();
 beforeAll(() => kit.open());
@@ -162,5 +164,55 @@ describe('crash recovery', () => {
     expect(runs?.count).toBe(2);
     expect([...(runs?.keys ?? [])]).toEqual([`${turnId}/quick_safe`]);
     expect(result.outputs).toMatchObject([{ toolCallId: 'quick_safe', status: 'ok', attempts: 1 }]);
+  });
+
+  test("a conversation's worker killed mid-turn: messages sent again across the crash are the same messages; the turn finishes on another worker and the queued message runs once", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-conversation-'));
+    const ledger = path.join(dir, 'ledger.txt');
+    const taskQueue = kit.taskQueue('crash-conversation');
+    const first = await startWorkerProcess(taskQueue, ledger);
+    const conversations = new ConversationClient(kit.client(taskQueue));
+    const id = uniqueTurnId('crash-conversation');
+    const options = {
+      turn: { model: 'crash-conversation', timing: { heartbeatTimeoutMs: 2_000 } },
+    };
+    expect(await conversations.send(id, 'go slow', { messageId: 'm1', ...options })).toEqual({
+      messageId: 'm1',
+      status: 'started',
+      turnId: `${id}#1`,
+    });
+    expect(await conversations.send(id, 'then this', { messageId: 'm2', ...options })).toEqual({
+      messageId: 'm2',
+      status: 'queued',
+      ahead: 1,
+    });
+    await pollFor('the slow call to begin', async () => ledgerCounts(ledger).get('slow_safe'));
+    killGroup(first);
+    // Retried while no worker runs: each waits for one, and is answered as the same message.
+    const retries = Promise.all([
+      conversations.send(id, 'go slow', { messageId: 'm1', ...options }),
+      conversations.send(id, 'then this', { messageId: 'm2', ...options }),
+    ]);
+    await startWorkerProcess(taskQueue, ledger);
+    const [m1, m2] = await retries;
+    expect(m1).toEqual({ messageId: 'm1', status: 'started', turnId: `${id}#1` });
+    // Where m2 stands now: still queued, or its turn has started.
+    expect([
+      { messageId: 'm2', status: 'queued', ahead: 1 },
+      { messageId: 'm2', status: 'started', turnId: `${id}#2` },
+    ]).toContainEqual(m2);
+
+    expect((await conversations.turn(id, 1).result()).text).toBe('recovered');
+    const second = await pollFor('turn 2 to start', async () =>
+      (await conversations.state(id)).turnCount >= 2 ? conversations.turn(id, 2) : undefined,
+    );
+    expect((await second.result()).text).toBe('answer to then this');
+    const state = await pollFor('the conversation to hear of turn 2', async () => {
+      const now = await conversations.state(id);
+      return now.running ? undefined : now;
+    });
+    expect(state).toMatchObject({ turnCount: 2, received: 2, queue: [], next: [] });
+    // The slow call ran again on the second worker, with the same key.
+    expect(ledgerCounts(ledger).get('slow_safe')).toEqual({ count: 2, keys: new Set([`${id}#1/slow_safe`]) });
   });
 });

@@ -49,3 +49,23 @@ export function crashQuickScript() {
     'crash-quick',
   );
 }
+
+/**
+ * A conversation's turns: a message `go slow` runs one slow retry-safe call, then the turn answers;
+ * any other message is answered at once.
+ */
+export function crashConversationScript() {
+  return scriptedModel(
+    [
+      (request) => {
+        const last = request.messages.at(-1);
+        const text = last?.role === 'user' && typeof last.content === 'string' ? last.content : '';
+        return text === 'go slow'
+          ? { toolCalls: [{ id: 'slow_safe', name: 'safe_effect', args: { ms: 1_000 } }] }
+          : { text: `answer to ${text}` };
+      },
+      { text: 'recovered' },
+    ],
+    'crash-conversation',
+  );
+}

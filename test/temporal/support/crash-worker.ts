@@ -8,7 +8,12 @@ import { NativeConnection } from '@temporalio/worker';
 import { defineTool } from 'durable-turns';
 import { createTurnWorker } from 'durable-turns/worker';
 import { z } from 'zod';
-import { crashBackgroundScript, crashQuickScript, crashScript } from './crash-script';
+import {
+  crashBackgroundScript,
+  crashConversationScript,
+  crashQuickScript,
+  crashScript,
+} from './crash-script';
 
 const [address, namespace, taskQueue, ledger] = process.argv.slice(2) as [string, string, string, string];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -47,7 +52,7 @@ async function main() {
       effect('background_unsafe_effect', false, { background: true }),
       effect('quick_safe_effect', true, { quick: true }),
     ],
-    models: [crashScript(), crashBackgroundScript(), crashQuickScript()],
+    models: [crashScript(), crashBackgroundScript(), crashQuickScript(), crashConversationScript()],
   });
   process.stdout.write('WORKER READY\n');
   await worker.run();
