@@ -4,6 +4,7 @@ import {
   type CompactContextInput,
   type CompactContextOutput,
   compactContextInputSchema,
+  type ModelRouted,
   modelFailedType,
   modelRejectedType,
 } from '../contract/activities';
@@ -31,12 +32,17 @@ export function compactionActivity({
   deps: ActivityDeps;
   transcripts: TranscriptCache;
   earlierTurns: EarlierTurns;
-}): (input: CompactContextInput) => Promise<CompactContextOutput> {
-  return async function compactContext(input: CompactContextInput): Promise<CompactContextOutput> {
+}): (input: CompactContextInput) => Promise<CompactContextOutput | ModelRouted> {
+  return async function compactContext(
+    input: CompactContextInput,
+  ): Promise<CompactContextOutput | ModelRouted> {
     const parsed = parseInput(compactContextInputSchema, input, 'compactContext');
     const { turnId, workflowId, responseIndex, model: modelName, conversation } = parsed;
     const model = workerModel(deps, modelName);
     const ctx = Context.current();
+    // A rate-limited model's summary requests count against its limit too: on its own queue.
+    const routedTo = deps.modelQueues?.get(modelName);
+    if (parsed.routable && routedTo !== undefined && ctx.info.taskQueue !== routedTo) return { routedTo };
     const beat = setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
     const workflow = ctx.client.workflow.getHandle(workflowId);
     const readTimeoutMs = Math.max(5_000, ctx.info.heartbeatTimeoutMs ?? 0);

@@ -119,6 +119,11 @@ export const compactContextInputSchema = z.object({
   instruction: z.string().min(1),
   idempotencyKey: z.string().min(1),
   conversation: conversationTurnRefSchema.optional(),
+  /**
+   * The workflow follows a `ModelRouted` answer (a rate-limited model's summary requests go to its
+   * queue, as its requests do). Absent from workflows that began before they could.
+   */
+  routable: z.boolean().optional(),
 });
 export type CompactContextInput = z.infer<typeof compactContextInputSchema>;
 
@@ -188,7 +193,7 @@ export interface RunQuickChainOutput {
 /** The activities a turn workflow calls; the worker makes them with `createActivities`. */
 export interface TurnActivities {
   callModel(input: CallModelInput): Promise<CallModelOutput>;
-  compactContext(input: CompactContextInput): Promise<CompactContextOutput>;
+  compactContext(input: CompactContextInput): Promise<CompactContextOutput | ModelRouted>;
   /** A conversation's hooks for one event (a local activity of the conversation's workflow). */
   runConversationHooks(event: ConversationHookEvent): Promise<ConversationHookOutcome>;
   runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput>;
@@ -212,7 +217,7 @@ export interface ModelRouted {
   routedTo: string;
 }
 
-export function isModelRouted(output: CallModelOutput): output is ModelRouted {
+export function isModelRouted<T extends object>(output: T | ModelRouted): output is ModelRouted {
   return 'routedTo' in output && typeof output.routedTo === 'string';
 }
 

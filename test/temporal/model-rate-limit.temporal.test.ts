@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
+import { defineTool, scriptedModel } from 'durable-turns';
+import { z } from 'zod';
 import { modelTaskQueue } from '../../contract/activities';
 import { uniqueTurnId } from '../conformance/support';
 import { openAiErrorReply, startOpenAiChatServer } from '../support/models/openai-chat-server';
@@ -90,4 +92,56 @@ describe('fleet-wide model rate limits', () => {
       .map((a) => a?.taskQueue?.name);
     expect(queues).toEqual([taskQueue, modelTaskQueue({ taskQueue, model: 'limited' })]);
   }, 240_000);
+
+  test("a rate-limited model's summary requests go to its queue as its requests do", async () => {
+    const taskQueue = kit.taskQueue('limited-compaction');
+    const model = scriptedModel(
+      [
+        { toolCalls: [{ id: 'n1', name: 'note', args: {} }] },
+        // A large context: the request after this one compacts first (what came before this response).
+        { toolCalls: [{ id: 'n2', name: 'note', args: {} }], usage: { inputTokens: 900, outputTokens: 200 } },
+        { text: 'done' },
+      ],
+      'limited-scripted',
+    );
+    const note = defineTool({
+      name: 'note',
+      description: 'notes',
+      input: z.object({}),
+      execute: () => 'noted',
+    });
+    const worker = await kit.worker({
+      taskQueue,
+      tools: [note],
+      model,
+      modelRateLimits: { 'limited-scripted': { requestsPerSecond: 50 } },
+    });
+    const turnId = uniqueTurnId('limited-compaction');
+    const client = kit.client(taskQueue);
+    const result = await worker.runUntil(async () => {
+      const turn = await client.start({
+        turnId,
+        input: 'hi',
+        model: 'limited-scripted',
+        compaction: { maxContextTokens: 1_000 },
+      });
+      return turn.result();
+    });
+    expect(result.status).toBe('completed');
+    expect(result.events.filter((e) => e.type === 'context.compacted')).toHaveLength(1);
+    const history = await client.client.workflow.getHandle(turnId).fetchHistory();
+    const scheduled = (history.events ?? [])
+      .filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED)
+      .map((e) => e.activityTaskScheduledEventAttributes)
+      .filter((a) => a?.activityType?.name !== 'runTool')
+      .map((a) => [a?.activityType?.name, a?.taskQueue?.name]);
+    const modelQueue = modelTaskQueue({ taskQueue, model: 'limited-scripted' });
+    expect(scheduled).toEqual([
+      ['callModel', taskQueue],
+      ['callModel', modelQueue],
+      ['callModel', modelQueue],
+      ['compactContext', modelQueue],
+      ['callModel', modelQueue],
+    ]);
+  });
 });

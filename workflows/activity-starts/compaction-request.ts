@@ -1,14 +1,24 @@
 import {
   ActivityCancellationType,
+  ApplicationFailure,
   isCancellation,
+  patched,
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { TurnActivities } from '../../contract/activities';
+import {
+  type CompactContextInput,
+  type CompactContextOutput,
+  isModelRouted,
+  type TurnActivities,
+} from '../../contract/activities';
 import type { TurnWorkflowInput } from '../../contract/turn-workflow';
 import type { CompactionCall } from '../../core';
 import type { HostEventSink } from '../turn/host-event-queue';
-import { conversationOf, modelFailureOf } from './model-request';
+import { conversationOf, type ModelRoute, modelFailureOf } from './model-request';
+
+/** Summary requests of a rate-limited model go to its queue (workflows begun before went to the turn's). */
+const routedCompactionPatch = 'compaction-routed';
 
 /**
  * Runs one attempt of a compaction's summary request as an activity (`compactContext`) and queues
@@ -24,42 +34,62 @@ export class CompactionActivity {
     private readonly input: TurnWorkflowInput,
     private readonly revision: number,
     private readonly queue: HostEventSink,
+    /** Where the model's requests go (`ModelRoute`), learnt by either kind of request. */
+    private readonly route: ModelRoute,
   ) {}
 
   start(op: CompactionCall, responseIndex: number): Promise<void> {
+    const routable = patched(routedCompactionPatch);
+    const request: CompactContextInput = {
+      turnId: this.input.turnId,
+      workflowId: workflowInfo().workflowId,
+      responseIndex,
+      model: this.input.model,
+      through: op.through,
+      inputLength: op.inputLength,
+      ...(op.previous ? { previous: op.previous } : {}),
+      instruction: op.instruction,
+      idempotencyKey: op.idempotencyKey,
+      ...conversationOf(this.input),
+      ...(routable ? { routable } : {}),
+    };
+    const ask = async (): Promise<CompactContextOutput> => {
+      const answer = await this.activities(op, responseIndex, routable).compactContext(request);
+      if (!isModelRouted(answer)) return answer;
+      // Nothing went to the provider: the same request again, on the model's own queue.
+      this.route.taskQueue = answer.routedTo;
+      const routed = await this.activities(op, responseIndex, routable).compactContext(request);
+      if (isModelRouted(routed))
+        throw ApplicationFailure.nonRetryable(
+          `the worker on ${answer.routedTo} sent ${this.input.model}'s summary request on to ${routed.routedTo}: its workers disagree on the model's queue`,
+        );
+      return routed;
+    };
+    const pending = ask().then(
+      ({ summary, usage }) => {
+        this.queue.push({ kind: 'compacted', attempt: op.attempt, summary, usage });
+      },
+      (error: unknown) => {
+        if (isCancellation(error)) return;
+        const failure = modelFailureOf(error, this.revision);
+        this.queue.push({ kind: 'compaction-failed', attempt: op.attempt, error: failure });
+      },
+    );
+    this.pending = pending;
+    return pending;
+  }
+
+  private activities(op: CompactionCall, responseIndex: number, routable: boolean) {
     const { timing } = this.input;
-    const activities = proxyActivities<TurnActivities>({
+    const taskQueue = routable ? this.route.taskQueue : undefined;
+    return proxyActivities<TurnActivities>({
+      ...(taskQueue !== undefined ? { taskQueue } : {}),
       summary: `compacting the context before response ${responseIndex} (attempt ${op.attempt})`,
       startToCloseTimeout: op.timeoutMs,
       heartbeatTimeout: timing.heartbeatTimeoutMs,
       cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
       retry: { maximumAttempts: 1 },
     });
-    const pending = activities
-      .compactContext({
-        turnId: this.input.turnId,
-        workflowId: workflowInfo().workflowId,
-        responseIndex,
-        model: this.input.model,
-        through: op.through,
-        inputLength: op.inputLength,
-        ...(op.previous ? { previous: op.previous } : {}),
-        instruction: op.instruction,
-        idempotencyKey: op.idempotencyKey,
-        ...conversationOf(this.input),
-      })
-      .then(
-        ({ summary, usage }) => {
-          this.queue.push({ kind: 'compacted', attempt: op.attempt, summary, usage });
-        },
-        (error: unknown) => {
-          if (isCancellation(error)) return;
-          const failure = modelFailureOf(error, this.revision);
-          this.queue.push({ kind: 'compaction-failed', attempt: op.attempt, error: failure });
-        },
-      );
-    this.pending = pending;
-    return pending;
   }
 
   /** Resolves once the latest summary request has ended. */

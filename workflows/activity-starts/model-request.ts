@@ -29,6 +29,15 @@ import { type HeldCounts, inlineRequestContext, type TranscriptDigests } from '.
 export const inlineContextMaxChars = 32 * 1024;
 
 /**
+ * Where this run sends the model's requests once a worker said the model is rate-limited (a result
+ * in history, so replay takes the same road): its own queue, for its requests and summary requests
+ * alike. Learnt again after continue-as-new: one request.
+ */
+export interface ModelRoute {
+  taskQueue?: string;
+}
+
+/**
  * Runs one model request as an activity and queues its response or failure. Since revision 2
  * each attempt is an activity of its own (Temporal retries none of them) and the engine decides
  * whether to try again and when, the same way as in process; under revision 1 Temporal retried
@@ -36,11 +45,6 @@ export const inlineContextMaxChars = 32 * 1024;
  */
 export class ModelActivity {
   private pending?: Promise<void>;
-  /**
-   * Where this run sends its requests once a worker said the model is rate-limited (a result in
-   * history, so replay takes the same road). Learnt again after continue-as-new: one request.
-   */
-  private routedTo?: string;
   /**
    * What the worker of this run's previous request read (and holds): this request's context is
    * sent as what came after it. Nothing before this run's first request.
@@ -52,6 +56,8 @@ export class ModelActivity {
     private readonly revision: number,
     private readonly queue: HostEventSink,
     private readonly digests: TranscriptDigests,
+    /** Where the model's requests go, shared with its summary requests (`ModelRoute`). */
+    private readonly route: ModelRoute,
   ) {}
 
   /** Starts the request; the returned promise resolves once its outcome is queued. */
@@ -83,7 +89,7 @@ export class ModelActivity {
       const answer = await this.activities(op).callModel(request);
       if (!isModelRouted(answer)) return answer;
       // Nothing went to the provider: the same request again, on the model's own queue.
-      this.routedTo = answer.routedTo;
+      this.route.taskQueue = answer.routedTo;
       const routed = await this.activities(op).callModel(request);
       if (isModelRouted(routed))
         throw ApplicationFailure.nonRetryable(
@@ -112,7 +118,7 @@ export class ModelActivity {
   private activities(op: ModelCall) {
     const { timing } = this.input;
     return proxyActivities<TurnActivities>({
-      ...(this.routedTo !== undefined ? { taskQueue: this.routedTo } : {}),
+      ...(this.route.taskQueue !== undefined ? { taskQueue: this.route.taskQueue } : {}),
       // The Web UI shows this instead of a bare `callModel` (user metadata: replay does not match on it).
       summary: modelSummary({
         responseIndex: op.responseIndex,

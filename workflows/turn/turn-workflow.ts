@@ -21,7 +21,7 @@ import {
 } from '../../contract/turn-workflow';
 import { awaitingBackground, feedHostEvent, steeredMessageIds, type TurnOperation } from '../../core';
 import { CompactionActivity } from '../activity-starts/compaction-request';
-import { ModelActivity } from '../activity-starts/model-request';
+import { ModelActivity, type ModelRoute } from '../activity-starts/model-request';
 import { transcriptDigests } from '../activity-starts/model-request-answer';
 import { ToolActivities } from '../activity-starts/tool-attempts';
 import { callLabel } from '../web-ui/call-label';
@@ -74,8 +74,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     queue,
     revision.quickChains ? engine : undefined,
   );
-  const model = new ModelActivity(input, engine.view.revision, queue, digests);
-  const compaction = new CompactionActivity(input, engine.view.revision, queue);
+  const route: ModelRoute = {};
+  const model = new ModelActivity(input, engine.view.revision, queue, digests, route);
+  const compaction = new CompactionActivity(input, engine.view.revision, queue, route);
   const turnDetails = new TurnDetails(engine, input.model);
   /** The Web UI's current details: what the turn is doing, rendered when read (CurrentDetails). */
   const details = new CurrentDetails({

@@ -2,7 +2,7 @@ import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import type { AnyTool, ConversationHooks, TurnModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
-import { createTurnWorker } from 'durable-turns/worker';
+import { createTurnWorker, type ModelRateLimit } from 'durable-turns/worker';
 import { testTemporal } from '../../support/temporal-env';
 
 /** Connections to the suite's dev server, and a fresh task queue per test. */
@@ -40,6 +40,7 @@ export class TemporalKit {
     tools: AnyTool[];
     model: TurnModel;
     conversationHooks?: ConversationHooks[];
+    modelRateLimits?: Record<string, ModelRateLimit>;
   }): Promise<Worker> {
     return createTurnWorker({
       connection: this.native,
@@ -48,6 +49,7 @@ export class TemporalKit {
       tools: args.tools,
       models: [args.model],
       ...(args.conversationHooks ? { conversationHooks: args.conversationHooks } : {}),
+      ...(args.modelRateLimits ? { modelRateLimits: args.modelRateLimits } : {}),
       // Tests that look at fleet health make workers of their own: the others would each start
       // their queue's fleet health workflow, with its workflow tasks and signals, for nothing.
       fleetHealth: false,
