@@ -188,6 +188,38 @@ describe('background calls', () => {
     });
   });
 
+  it('cancelled while a request waits for its summary (the provider said too long) and a background call runs: neither request is sent; the call ends, then the turn', () => {
+    const t = turn({ compaction: {} });
+    t.step(0);
+    t.respond([
+      ['b', 'build', { target: 'app' }],
+      ['r', 'read'],
+    ]);
+    expect(t.starts(1)).toEqual(['b#1', 'r#1']);
+    t.finish('r', ok('file'), 2);
+    expect(t.step(3).op.kind).toBe('call-model');
+    t.respond([['r2', 'read']]);
+    expect(t.starts(3)).toEqual(['r2#1']);
+    t.finish('r2', ok('more'), 3);
+    expect(t.step(3).op.kind).toBe('call-model');
+    const overflow = { message: 'prompt is too long', retryable: false, kind: 'context-overflow' as const };
+    t.engine.onModelFailed({ responseIndex: 2, attempt: 1, error: overflow, now: 4 });
+    expect(t.step(5).op.kind).toBe('compact');
+    // The summary request is stopped by the cancel (it reports nothing); the build goes on.
+    t.engine.onCancel({ reason: 'the user left' });
+    const waiting = t.step(6);
+    expect(waiting.op.kind).toBe('wait');
+    t.finish('b', ok('built'), 7);
+    const end = t.step(8);
+    expect(end.op.kind).toBe('finished');
+    expect(t.engine.outcome()).toMatchObject({ status: 'cancelled' });
+    expect(t.engine.outcome().outputs.map((o) => [o.toolCallId, o.content])).toEqual([
+      ['b', 'built'],
+      ['r', 'file'],
+      ['r2', 'more'],
+    ]);
+  });
+
   it('delivers outputs that finish together in one message, in launch order, whatever order they finished in', () => {
     const t = turn();
     t.step(0);

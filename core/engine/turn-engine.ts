@@ -165,8 +165,10 @@ export class TurnEngine {
       return launchOrWait(this.state, now, entries, 'batch is open');
     }
     const state = this.state;
-    // The model is done (or the turn halted) but background calls still run: wait for them.
-    if (awaitingBackground(state)) {
+    // The model is done (or the turn halted) but background calls still run: wait for them. A turn
+    // halted while its request waited for a summary sends neither: it too only waits for them.
+    const haltedWhileCompacting = state.halt !== undefined && state.compacting !== undefined;
+    if (awaitingBackground(state) || (haltedWhileCompacting && state.background.length > 0)) {
       const blocked = continuationBlocked(state.config.budget, state.spent, now);
       if (blocked && !state.halt)
         commit(this.state, { type: 'turn.halted', reason: 'budget_exhausted', detail: blocked }, entries);
@@ -174,7 +176,7 @@ export class TurnEngine {
       settle(this.state, entries);
       if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
       // A delivery gave the model something new to answer: ask it (below); otherwise wait.
-      if (awaitingBackground(this.state))
+      if (awaitingBackground(this.state) || (haltedWhileCompacting && this.state.background.length > 0))
         return launchOrWait(this.state, now, entries, 'the turn waits for background calls', waitedOut);
     }
     if (!this.state.modelInFlight && !this.state.halt && this.state.background.length > 0) {

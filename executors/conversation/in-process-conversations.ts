@@ -15,7 +15,6 @@ import {
   type MessageReceipt,
   newConversation,
   normalizeInput,
-  noticesOf,
   runConversationHooks,
   type SendPolicy,
   sendArgsSchema,
@@ -23,16 +22,16 @@ import {
   steeredMessageIds,
   type TurnResult,
   threadIdSchema,
-  turnContext,
   turnEnded,
   turnMessages,
   unknownConversation,
 } from '../../core';
-import { DurableTurnsError } from '../../core/errors/durable-turns-error';
 import type { InProcessExecutor } from '../in-process-executor';
 import { admitMessage } from './admit-message';
 import type { ConversationStore } from './conversation-store';
+import { journaledTurnContext } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
+import { takeUpRunningTurn } from './take-up-running-turn';
 
 export interface InProcessConversationsOptions {
   /** Runs the conversations' turns: its tools, model, configuration and turn journal. */
@@ -145,9 +144,7 @@ export class InProcessConversations {
   }
 
   /** Conversations in the store, by id. */
-  list(): Promise<string[]> {
-    return this.store.list();
-  }
+  list = (): Promise<string[]> => this.store.list();
 
   /** Turn `n` (from 1): its result once it ends (at once for one that has). */
   async turnResult(conversationId: string, n: number): Promise<TurnResult> {
@@ -189,23 +186,22 @@ export class InProcessConversations {
   }
 
   /**
-   * Deletes it: closes it (its session-end hooks run, what waits is dropped), cancels a running turn
-   * and waits for its end (its calls get true outputs, as any cancel), then removes its turns from
-   * the journal and its queue from the store. Its id can then begin a new conversation.
-   * @throws ConversationRefusedError (`conversation-not-found`) for an id the store does not hold.
+   * Deletes it: closes it, cancels a running turn and waits for its end (true outputs, as any
+   * cancel), then removes its turns from the journal and its queue from the store; its id can then
+   * begin a new conversation. @throws ConversationRefusedError (`conversation-not-found`).
    */
   async delete(conversationId: string): Promise<{ turns: number }> {
-    const known = this.held.has(conversationId) || (await this.store.load(conversationId)).version > 0;
-    if (!known) throw unknownConversation(conversationId);
+    if (!this.held.has(conversationId) && (await this.store.load(conversationId)).version === 0)
+      throw unknownConversation(conversationId);
     await this.close(conversationId);
-    const running = (await this.hold(conversationId)).state.running;
+    const { running } = (await this.hold(conversationId)).state;
     if (running) this.running.get(running.turnId)?.controller.abort();
     await this.idle(conversationId);
     return this.serially(conversationId, async () => {
-      const held = await this.hold(conversationId);
-      const turns = held.state.turnCount;
+      const { state, version } = await this.hold(conversationId);
+      const turns = state.turnCount;
       for (let n = 1; n <= turns; n++) await this.executor.deleteTurn(`${conversationId}#${n}`);
-      await this.store.delete(conversationId, held.version);
+      await this.store.delete(conversationId, version);
       this.held.delete(conversationId);
       return { turns };
     });
@@ -244,28 +240,12 @@ export class InProcessConversations {
         return;
       }
       const turnNumber = held.state.turnCount;
-      const earlier = () => this.earlier(conversationId, turnNumber);
-      const controller = new AbortController();
-      const { signal } = controller;
-      let resumed!: () => void;
-      const holding = new Promise<void>((resolve) => {
-        resumed = resolve;
+      const { controller, done } = await takeUpRunningTurn({
+        executor: this.executor,
+        running,
+        takeOver,
+        earlier: () => this.earlier(conversationId, turnNumber),
       });
-      const finished = await this.executor.finishedResult(running.turnId);
-      const done = finished
-        ? Promise.resolve(finished)
-        : this.executor
-            .resumeTurn({ turnId: running.turnId, takeOver, earlier }, { signal, onResumed: resumed })
-            .catch((error) => {
-              if (!DurableTurnsError.isInstance(error) || error.code !== 'turn-not-journaled') throw error;
-              // Lost before it wrote a word: it starts again with the messages it was started with.
-              const input = (running.messages ?? []).map((m) => m.message);
-              const again = this.executor.runTurn({ turnId: running.turnId, input, earlier }, { signal });
-              resumed();
-              return again;
-            });
-      // Held here only once this host holds its turn: a lease still held elsewhere is refused here.
-      await Promise.race([holding, done]);
       this.held.set(conversationId, held);
       this.follow(conversationId, running.turnId, controller, done);
       // What the lost host was told to do with it, done again: an interrupt's cancel, and the steers
@@ -413,13 +393,7 @@ export class InProcessConversations {
       conversationId,
       turnNumber,
       ...(incarnation ? { incarnation } : {}),
-      read: async (turnId) => {
-        const result = await this.executor.finishedResult(turnId);
-        // A turn that never finished (its host was lost for good) left nothing to send.
-        return result
-          ? turnContext(result.events, noticesOf(result.outputs))
-          : { messages: [], replacesEarlier: false };
-      },
+      read: (turnId) => journaledTurnContext(this.executor, turnId),
     });
   }
 }

@@ -1,0 +1,43 @@
+import type { ConversationState, Message, TurnResult } from '../../core';
+import { DurableTurnsError } from '../../core/errors/durable-turns-error';
+import type { InProcessExecutor } from '../in-process-executor';
+
+type RunningTurn = NonNullable<ConversationState['running']>;
+
+/**
+ * A conversation's running turn, taken up by this host after the one that ran it was lost: it
+ * continues from the journal (`takeOver` as `resumeTurn` has it), or — lost before it wrote a word —
+ * starts again with the messages it was started with; one that finished meanwhile is just its
+ * result. Resolves once this host holds the turn (a lease still held elsewhere is refused here).
+ */
+export async function takeUpRunningTurn({
+  executor,
+  running,
+  takeOver,
+  earlier,
+}: {
+  executor: InProcessExecutor;
+  running: RunningTurn;
+  takeOver: boolean;
+  earlier: () => Promise<Message[]>;
+}): Promise<{ controller: AbortController; done: Promise<TurnResult> }> {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const { turnId } = running;
+  let resumed!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    resumed = resolve;
+  });
+  const finished = await executor.finishedResult(turnId);
+  const done = finished
+    ? Promise.resolve(finished)
+    : executor.resumeTurn({ turnId, takeOver, earlier }, { signal, onResumed: resumed }).catch((error) => {
+        if (!DurableTurnsError.isInstance(error) || error.code !== 'turn-not-journaled') throw error;
+        const input = (running.messages ?? []).map((m) => m.message);
+        const again = executor.runTurn({ turnId, input, earlier }, { signal });
+        resumed();
+        return again;
+      });
+  await Promise.race([holding, done]);
+  return { controller, done };
+}
