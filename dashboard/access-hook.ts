@@ -6,6 +6,9 @@ import type { LoginSessions } from './login-sessions';
 /** Which access a route needs: set as route `config.access`; a route without one is a read. */
 export type RouteAccess = AccessKind | 'public';
 
+/** Route options that make the hook demand the token (and CSRF) before anything else runs. */
+export const actionRoute = { config: { access: 'action' } } as const;
+
 /**
  * Checks every request before Fastify parses its body or looks at its path parameters, so a
  * refused action touches nothing: no turn is looked up, no body read. Unknown paths are reads

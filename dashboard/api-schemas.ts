@@ -5,6 +5,14 @@ import { turnIdSchema, turnStatusSchema } from '../core';
 
 /** The schemas of the JSON API: requests as they arrive, responses as they leave. */
 
+/** A page's cursor: the `nextCursor` of the page before (sealed by `CursorSeal`). */
+export const cursorSchema = z
+  .string()
+  .max(8_192)
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'a cursor is the nextCursor of an earlier page');
+/** How many items a page of a list holds. */
+export const pageLimitSchema = z.coerce.number().int().min(1).max(200).default(50);
+
 export const turnListQuerySchema = z.strictObject({
   status: z.enum(['running', ...turnStatusSchema.options]).optional(),
   conversation: z.string().min(1).max(256).optional(),
@@ -14,12 +22,8 @@ export const turnListQuerySchema = z.strictObject({
     .optional(),
   /** Turns whose id or conversation id starts with this. */
   search: z.string().min(1).max(256).optional(),
-  cursor: z
-    .string()
-    .max(8_192)
-    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'a cursor is the nextCursor of an earlier page')
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: cursorSchema.optional(),
+  limit: pageLimitSchema,
 });
 
 export const turnParamsSchema = z.strictObject({ id: turnIdSchema });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConversationClient } from '../client/conversation-client';
 import { freePort } from '../devserver/free-port';
 import { openGate, streamedWords } from '../test/agents/operator-agent';
 import { CliProcess, cli } from '../test/cli/support/cli-process';
@@ -11,6 +12,7 @@ import { startTestDashboard } from '../test/dashboard/dashboard-fixture';
 import { type ReadEvent, readSse } from '../test/dashboard/sse-reader';
 import { pollFor } from '../test/temporal/support/poll';
 import { healthHistoryResponseSchema, turnListResponseSchema, turnResponseSchema } from './api-schemas';
+import { conversationListResponseSchema, conversationResponseSchema } from './conversation-schemas';
 import { startDashboard } from './start-dashboard';
 
 /**
@@ -48,7 +50,7 @@ function start(model: string, label: string, extra: { conversationId?: string } 
 
 async function waitForApproval(turnId: string): Promise<void> {
   await pollFor(`turn ${turnId} to wait for approval`, async () => {
-    const { body } = await api(`/api/turns/${turnId}`);
+    const { body } = await api(`/api/turns/${encodeURIComponent(turnId)}`);
     const state = body.state as { phase?: string } | undefined;
     return state?.phase === 'awaiting-approval' ? true : undefined;
   });
@@ -433,6 +435,176 @@ describe('who may act', () => {
     });
     expect(approved.status).toBe(200);
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
+  });
+});
+
+describe('conversations', () => {
+  const conversations = () => new ConversationClient(dashboard.client);
+  const conversationPath = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
+
+  /** A conversation begun as code begins one (the dashboard sends only to one that exists). */
+  async function begin(model: string, label: string): Promise<string> {
+    const conversationId = uniqueTurnId(label);
+    await conversations().send(conversationId, `${label}: first`, {
+      messageId: `${conversationId}-first`,
+      turn: { model },
+    });
+    return conversationId;
+  }
+
+  const send = (
+    conversationId: string,
+    body: Record<string, unknown>,
+    headers: Record<string, string> = bearer,
+  ) =>
+    api(`${conversationPath(conversationId)}/messages`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  test('GET /api/conversations lists them by id prefix, pages by cursor, and filters open from closed', async () => {
+    const prefix = uniqueTurnId('conv-list');
+    const ids = [`${prefix}-a`, `${prefix}-b`];
+    for (const id of ids)
+      await conversations().send(id, 'hello', { messageId: `${id}-1`, turn: { model: 'quick' } });
+    const listed = (query: string) =>
+      api(`/api/conversations?search=${encodeURIComponent(prefix)}&${query}`).then(({ status, body }) => ({
+        status,
+        page: conversationListResponseSchema.parse(body),
+      }));
+    const first = await pollFor('both conversations in Visibility', async () => {
+      const all = await listed('limit=10');
+      return all.page.conversations.length === 2 ? listed('limit=1') : undefined;
+    });
+    expect(first.status).toBe(200);
+    expect(first.page.conversations).toEqual([
+      { conversationId: expect.stringMatching(prefix), status: 'open', startTime: expect.any(String) },
+    ]);
+    const second = await listed(`limit=1&cursor=${first.page.nextCursor}`);
+    const paged = [...first.page.conversations, ...second.page.conversations].map((c) => c.conversationId);
+    expect(paged.sort()).toEqual(ids);
+
+    await conversations().close(ids[0] ?? '');
+    const closed = await pollFor('the closed one listed as closed', async () => {
+      const { page } = await listed('status=closed');
+      return page.conversations.length > 0 ? page.conversations : undefined;
+    });
+    expect(closed).toEqual([expect.objectContaining({ conversationId: ids[0], status: 'closed' })]);
+    expect((await listed('status=open')).page.conversations.map((c) => c.conversationId)).toEqual([ids[1]]);
+    expect((await api('/api/conversations?status=ended')).body.error).toMatch(/status/);
+  });
+
+  test('GET /api/conversations/:id has its queue, its turns in order with their status, and the transcript of the ended ones; an unknown one is a 404', async () => {
+    const conversationId = await begin('quick', 'conv-show');
+    await conversations().turn(conversationId, 1).result();
+    // The conversation hears of the end just after the turn's result.
+    const shown = await pollFor('turn 1 ended in the conversation', async () => {
+      const { status, body } = await api(conversationPath(conversationId));
+      const view = conversationResponseSchema.parse(body);
+      return status === 200 && !view.state.running ? view : undefined;
+    });
+    expect(shown).toMatchObject({
+      conversationId,
+      state: { turnCount: 1, closed: false, next: [], queue: [] },
+      turns: [{ turnId: `${conversationId}#1`, number: 1, status: 'completed' }],
+      webUiUrl: `http://127.0.0.1:8233/namespaces/${dashboard.namespace}/workflows/${encodeURIComponent(`conversation:${conversationId}`)}`,
+    });
+    const transcript = shown.transcript ?? [];
+    expect(transcript[0]).toEqual({ role: 'user', content: 'conv-show: first' });
+    expect(transcript.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Both echoes came back.' }],
+    });
+    const calls = transcript.flatMap((m) => (m.role === 'assistant' ? m.content : []));
+    expect(
+      calls.filter((p) => p.type === 'tool-call').map((p) => p.type === 'tool-call' && p.toolName),
+    ).toEqual(['echo', 'echo']);
+
+    const missing = await api(conversationPath('no-such-conversation'));
+    expect(missing).toMatchObject({
+      status: 404,
+      body: {
+        error: expect.stringContaining(
+          `no conversation no-such-conversation in namespace ${dashboard.namespace}`,
+        ),
+      },
+    });
+    expect((await api(conversationPath('not a conversation id'))).status).toBe(400);
+  });
+
+  test('sending is an action: without the token a 401 that records nothing; with it, an unknown conversation is a 404 and a blank message a 400', async () => {
+    const conversationId = await begin('quick', 'conv-refused');
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { authorization: 'Bearer wrong-token-wrong-token-wrong' },
+    ]) {
+      const refused = await send(conversationId, { text: 'let me in' }, headers);
+      expect(refused.status).toBe(401);
+    }
+    const { receipts } = await conversations().state(conversationId);
+    expect(receipts.map((r) => r.messageId)).toEqual([`${conversationId}-first`]);
+    const unknown = await send('no-such-conversation', { text: 'hello?' });
+    expect(unknown).toMatchObject({
+      status: 404,
+      body: { error: expect.stringContaining('no conversation') },
+    });
+    const blank = await send(conversationId, { text: '   ' });
+    expect(blank).toMatchObject({ status: 400, body: { error: expect.stringMatching(/text/) } });
+  });
+
+  test('a message steered into the running turn is read by it, one enqueued runs as the next turn, as their receipts say; a retried send is the same message; reject while busy and sending to a closed one are 409s', async () => {
+    const conversationId = await begin('approval', 'conv-send');
+    const [turn1, turn2] = [`${conversationId}#1`, `${conversationId}#2`];
+    await waitForApproval(turn1);
+    const steered = await send(conversationId, {
+      text: 'staging too',
+      policy: 'steer',
+      messageId: 'm-steer',
+    });
+    expect(steered).toMatchObject({
+      status: 202,
+      body: { messageId: 'm-steer', status: 'steered', turnId: turn1 },
+    });
+    const queued = { text: 'then report', policy: 'enqueue', messageId: 'm-queue' };
+    expect(await send(conversationId, queued)).toMatchObject({
+      status: 202,
+      body: { messageId: 'm-queue', status: 'queued', ahead: 1 },
+    });
+    expect((await send(conversationId, queued)).body).toEqual({
+      messageId: 'm-queue',
+      status: 'queued',
+      ahead: 1,
+    });
+    const busy = await send(conversationId, { text: 'now', policy: 'reject' });
+    expect(busy).toMatchObject({
+      status: 409,
+      body: { error: expect.stringContaining(`is running turn ${turn1}`) },
+    });
+
+    await dashboard.client.attach(turn1).approve('deploy_prod');
+    const result = await dashboard.client.attach(turn1).result();
+    expect(result.events).toContainEqual(
+      expect.objectContaining({
+        type: 'user.steered',
+        messages: [expect.objectContaining({ messageId: 'm-steer' })],
+      }),
+    );
+    const shown = await pollFor('turn 2 running', async () => {
+      const view = conversationResponseSchema.parse((await api(conversationPath(conversationId))).body);
+      return view.state.running?.turnId === turn2 ? view : undefined;
+    });
+    expect(shown.turns).toEqual([
+      { turnId: turn1, number: 1, status: 'completed' },
+      { turnId: turn2, number: 2, status: 'running' },
+    ]);
+    expect(shown.transcript).toContainEqual({ role: 'user', content: 'staging too' });
+    expect(shown.state.running?.messages).toEqual([expect.objectContaining({ messageId: 'm-queue' })]);
+
+    await conversations().close(conversationId);
+    const closed = await send(conversationId, { text: 'hello again' });
+    expect(closed).toMatchObject({ status: 409, body: { error: expect.stringContaining('is closed') } });
+    await dashboard.client.attach(turn2).cancel();
   });
 });
 

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ConversationClient } from '../client/conversation-client';
 import type { StartTurnArgs } from '../client/turn-client';
 import { openGate as openTurnGate, streamedWords } from '../test/agents/operator-agent';
 import { CliProcess } from '../test/cli/support/cli-process';
@@ -84,9 +85,12 @@ async function logIn(): Promise<void> {
 }
 
 /** Opens the turn page and counts the main frame's navigations from there on. */
-async function openTurn(turnId: string): Promise<{ navigations: () => number }> {
+const openTurn = (turnId: string) => openPage(`#/turns/${turnId}`);
+
+/** Opens a page (`#/…`) and counts the main frame's navigations from there on. */
+async function openPage(route: string): Promise<{ navigations: () => number }> {
   let navigations = 0;
-  await page.goto(`${dashboard.url}/#/turns/${turnId}`);
+  await page.goto(`${dashboard.url}/${route}`);
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) navigations += 1;
   });
@@ -442,6 +446,118 @@ describe('the turns page', () => {
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-turn-id')));
     expect([...ids].sort()).toEqual(paged.map((p) => p.turnId).sort());
     await Promise.all(paged.map((p) => p.handle.cancel()));
+  });
+});
+
+describe('conversations', () => {
+  const conversations = () => new ConversationClient(dashboard.client);
+
+  test('the conversations page lists them, searched by id; the turns page links a conversation turn to its conversation', async () => {
+    const conversationId = uniqueTurnId('conv-ui-list');
+    const turnId = `${conversationId}#1`;
+    await conversations().send(conversationId, 'hello', {
+      messageId: `${conversationId}-1`,
+      turn: { model: 'quick' },
+    });
+    await conversations().turn(conversationId, 1).result();
+    // Visibility lists them in its own time: wait for it, so the steps below wait for the page alone.
+    await pollFor('Visibility lists the conversation and its turn', async () => {
+      const [listed, turns] = await Promise.all([
+        conversations().list({ search: conversationId }),
+        dashboard.client.listPage({ search: conversationId }),
+      ]);
+      return listed.conversations.length === 1 && turns.turns[0]?.status === 'completed' ? true : undefined;
+    });
+    await page.goto(`${dashboard.url}/#/conversations`);
+    await page.getByLabel(/Search/).fill(conversationId);
+    await waitForCount('tbody tr', 1);
+    const row = page.locator(`tr[data-conversation-id="${conversationId}"]`);
+    expect(await row.locator('td[data-label="Status"]').textContent()).toBe('open');
+    expect(await row.getByRole('link').getAttribute('href')).toBe(
+      `#/conversations/${encodeURIComponent(conversationId)}`,
+    );
+    await screenshots('conversations');
+
+    await page.goto(`${dashboard.url}/#/turns`);
+    await page.getByLabel(/Search/).fill(conversationId);
+    await page
+      .locator(`tr[data-turn-id="${turnId}"] td[data-label="Conversation"]`)
+      .getByRole('link', { name: conversationId })
+      .click();
+    await page.locator(`[data-turn-id="${turnId}"][data-turn-status="completed"]`).waitFor();
+    await page
+      .locator('.transcript-message[data-role="assistant"]')
+      .getByText('Both echoes came back.')
+      .waitFor();
+  });
+
+  test('a message typed into the box steers the running turn, then starts a turn, then waits in the queue, each shown as it happens without a reload; the turn pages show the steer and the compaction', async () => {
+    const conversationId = uniqueTurnId('conv-ui-send');
+    const [turn1, turn2] = [`${conversationId}#1`, `${conversationId}#2`];
+    // Its turns compact their context past 10 tokens (the approval model's first response has 15):
+    // turn 1 has nothing before the message it answers to summarise; turn 2 has turn 1.
+    await conversations().send(conversationId, 'deploy please', {
+      messageId: `${conversationId}-1`,
+      turn: { model: 'approval', compaction: { maxContextTokens: 10 } },
+    });
+    await logIn();
+    const { navigations } = await openPage(`#/conversations/${encodeURIComponent(conversationId)}`);
+    const turnRow = (turnId: string, status: string) =>
+      page.locator(`[data-turn-id="${turnId}"][data-turn-status="${status}"]`);
+    const policy = page.getByLabel('While a turn runs');
+    const sendMessage = async (text: string) => {
+      await page.getByLabel('Message', { exact: true }).fill(text);
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+    };
+    await turnRow(turn1, 'running').waitFor();
+    await page.locator(`[data-running="${turn1}"]`).waitFor();
+    // A turn runs: the box steers into it unless told otherwise.
+    expect(await policy.inputValue()).toBe('steer');
+    await sendMessage('and staging');
+    const steered = page.locator('[data-receipt="steered"]');
+    await steered.waitFor();
+    expect(await steered.getByRole('link').getAttribute('href')).toBe(`#/turns/${encodeURIComponent(turn1)}`);
+    await dashboard.client.attach(turn1).approve('deploy_prod');
+    await turnRow(turn1, 'completed').waitFor();
+    // The ended turn's transcript, the steered message in it, in the words it was typed.
+    await page.locator('.transcript-message[data-role="user"]').getByText('and staging').waitFor();
+    await page.locator('.transcript-message').getByText('Deployed to prod.').waitFor();
+
+    // Nothing runs: the message starts the next turn.
+    expect(await policy.inputValue()).toBe('enqueue');
+    await sendMessage('now report');
+    await page.locator('[data-receipt="started"]').getByRole('link', { name: turn2 }).waitFor();
+    await turnRow(turn2, 'running').waitFor();
+    await policy.selectOption('enqueue');
+    await sendMessage('and then rest');
+    await page.locator('[data-receipt="queued"]').getByText('Queued: 1 turn ahead of it.').waitFor();
+    await page.locator('[data-waiting="queue"]').getByText('and then rest').waitFor();
+    expect(navigations()).toBe(0);
+    expect(await sameDocument()).toBe(true);
+    await screenshots('conversation');
+    // What waits is dropped; turn 2 runs on to its end.
+    await conversations().close(conversationId);
+    await dashboard.client.attach(turn2).approve('deploy_prod');
+
+    // Turn 1's timeline: the steer, and a compaction asked for and given up (the turn had nothing
+    // before the message being answered to summarise), each a row of its own.
+    await page.locator(`[data-turn-id="${turn1}"]`).getByRole('link').click();
+    await page.locator('[data-entry-type="user.steered"]').getByText('and staging').waitFor();
+    expect(await page.locator('[data-entry-type="context.compaction_requested"]').textContent()).toMatch(
+      /reached the size/,
+    );
+    expect(await page.locator('[data-entry-type="context.compaction_failed"]').textContent()).toMatch(
+      /nothing before the message being answered.*Given up/s,
+    );
+    await screenshots('turn-steered');
+    // Turn 2's: turn 1 was before it, so its context was compacted; the summary opens on demand.
+    await page.goto(`${dashboard.url}/#/turns/${encodeURIComponent(turn2)}`);
+    const compacted = page.locator('[data-entry-type="context.compacted"]');
+    await compacted.getByText(/^Summary/).click();
+    await compacted
+      .locator('pre')
+      .getByText(/^summary of/)
+      .waitFor();
   });
 });
 

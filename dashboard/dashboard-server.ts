@@ -16,6 +16,7 @@ import { type DashboardContext, withUpstreamDeadline } from './dashboard-context
 import { HealthFeed } from './health-feed';
 import { LoginSessions } from './login-sessions';
 import { registerActionRoutes } from './routes/action-routes';
+import { registerConversationRoutes } from './routes/conversation-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerSessionRoutes } from './routes/session-routes';
 import { registerTurnEventsRoute } from './routes/turn-events-route';
@@ -112,6 +113,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerTurnsRoutes({ app, context });
   registerTurnEventsRoute({ app, context });
   registerActionRoutes({ app, context });
+  registerConversationRoutes({ app, context });
   registerHealthRoutes({ app, context });
   registerVendorRoutes({ app });
   // With keys, the dashboard is the Web UI's codec server too (`<dashboard>/codec`), in a scope of

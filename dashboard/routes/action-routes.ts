@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { actionRoute } from '../access-hook';
 import { ApiError, parseInput } from '../api-error';
 import {
   callParamsSchema,
@@ -12,9 +13,6 @@ import { findTurn } from '../find-turn';
 import { sendJson } from '../send-json';
 import { upstreamError } from '../upstream-error';
 
-/** Route config that makes the access hook demand the token (and CSRF) before anything else runs. */
-const action = { config: { access: 'action' } } as const;
-
 /** `POST /api/turns/:id/cancel`, `…/calls/:callId/approve` and `…/reject`. */
 export function registerActionRoutes({
   app,
@@ -23,7 +21,7 @@ export function registerActionRoutes({
   app: FastifyInstance;
   context: DashboardContext;
 }): void {
-  app.post('/api/turns/:id/cancel', action, async (request, reply) => {
+  app.post('/api/turns/:id/cancel', actionRoute, async (request, reply) => {
     const { id } = parseInput({ schema: turnParamsSchema, value: request.params, where: 'path' });
     const found = await findTurn({ context, turnId: id });
     if (!found.running)
@@ -46,7 +44,7 @@ export function registerActionRoutes({
 
   for (const approved of [true, false]) {
     const verb = approved ? 'approve' : 'reject';
-    app.post(`/api/turns/:id/calls/:callId/${verb}`, action, async (request, reply) => {
+    app.post(`/api/turns/:id/calls/:callId/${verb}`, actionRoute, async (request, reply) => {
       const { id, callId } = parseInput({ schema: callParamsSchema, value: request.params, where: 'path' });
       const { reason } = parseInput({
         schema: decideBodySchema,

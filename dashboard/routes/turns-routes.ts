@@ -9,7 +9,9 @@ import {
   turnResponseSchema,
 } from '../api-schemas';
 import { type DashboardContext, webUiUrlOf, withUpstreamDeadline } from '../dashboard-context';
+import { reasonOf } from '../error-reason';
 import { findTurn } from '../find-turn';
+import { readListPage } from '../read-list-page';
 import { sendJson } from '../send-json';
 import { upstreamError } from '../upstream-error';
 
@@ -23,10 +25,10 @@ export function registerTurnsRoutes({
 }): void {
   app.get('/api/turns', async (request, reply) => {
     const query = parseInput({ schema: turnListQuerySchema, value: request.query, where: 'query' });
-    const cursor = query.cursor === undefined ? undefined : context.cursors.open({ cursor: query.cursor });
-    const page = await withUpstreamDeadline({
+    const page = await readListPage({
       context,
-      fn: () =>
+      cursor: query.cursor,
+      read: (cursor) =>
         context.client.listPage({
           ...(query.status && { status: query.status }),
           ...(query.conversation && { conversationId: query.conversation }),
@@ -35,8 +37,6 @@ export function registerTurnsRoutes({
           ...(cursor && { cursor }),
           pageSize: query.limit,
         }),
-    }).catch((error: unknown) => {
-      throw upstreamError({ error, context: context.upstream });
     });
     return sendJson({
       reply,
@@ -44,7 +44,7 @@ export function registerTurnsRoutes({
       value: {
         namespace: context.upstream.namespace,
         turns: page.turns.map((turn) => summaryBody({ turn, context })),
-        ...(page.nextCursor && { nextCursor: context.cursors.seal({ token: page.nextCursor }) }),
+        ...(page.nextCursor && { nextCursor: page.nextCursor }),
       },
     });
   });
@@ -103,10 +103,4 @@ function summaryBody({ turn, context }: { turn: TurnSummary; context: DashboardC
 
 function optional<T extends Record<string, unknown>>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function reasonOf({ error }: { error: unknown }): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${error.message}${cause}`;
 }

@@ -48,3 +48,9 @@ export function fileLabel(file) {
   const where = data.url ? ` at ${data.url}` : '';
   return `[${file.mediaType}${file.filename ? ` ${file.filename}` : ''}${size}${where}]`;
 }
+
+/** A user or system message's content as text: its parts joined by blank lines, files as `fileLabel` says them. */
+export function contentText(content) {
+  if (typeof content === 'string') return content;
+  return content.map((part) => (part.type === 'file' ? fileLabel(part) : part.text)).join('\n\n');
+}

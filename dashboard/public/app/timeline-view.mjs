@@ -1,8 +1,9 @@
 // The timeline drawn: per model response a bar for its request and its text, then its calls in
 // waves, each call a bar from its first start to its last end, each attempt a segment coloured by
-// how it came out.
+// how it came out; between responses, the notes (timeline-notes.mjs).
 import { html } from '/vendor/preact-htm.js';
 import { duration, fileLabel, shortJson } from './format.mjs';
+import { NoteRow } from './timeline-notes.mjs';
 import { callOutcome, wavesOf } from './turn-timeline.mjs';
 
 function spanOf(timeline, now) {
@@ -100,8 +101,12 @@ function TimeAxis({ span }) {
 
 export function TimelineView({ timeline, now, actions }) {
   const span = spanOf(timeline, now);
-  if (timeline.responses.length === 0) return html`<p>No model response yet.</p>`;
+  if (timeline.responses.length === 0 && timeline.notes.length === 0)
+    return html`<p>No model response yet.</p>`;
+  const notesAfter = (index) =>
+    timeline.notes.filter((n) => n.afterResponse === index).map((note) => html`<${NoteRow} note=${note} />`);
   return html`<${TimeAxis} span=${span} /><ol class="timeline">
+    ${notesAfter(-1)}
     ${timeline.responses.map(
       (
         r,
@@ -120,7 +125,7 @@ export function TimelineView({ timeline, now, actions }) {
             </ul>
           </section>`,
         )}
-      </li>`,
+      </li>${notesAfter(r.index)}`,
     )}
   </ol>`;
 }

@@ -2,7 +2,7 @@
 // (`GET /api/turns/:id/events`), its actions, and a link to it in the Temporal Web UI.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { getJson } from './api.mjs';
-import { duration, fileLabel, shortJson, time } from './format.mjs';
+import { contentText, duration, shortJson, time } from './format.mjs';
 import { TimelineView } from './timeline-view.mjs';
 import { CancelTurn, ConfirmDialog, DecideCall } from './turn-actions.mjs';
 import { emptyTimeline, withEntry, withLive, withState } from './turn-timeline.mjs';
@@ -75,14 +75,12 @@ function Times({ openedAt, closeTime, now }) {
 
 /** What the turn was asked: its input messages, files as their kind and size. */
 function TurnInput({ messages }) {
-  const partText = (part) => (part.type === 'file' ? fileLabel(part) : part.text);
-  const textOf = (content) => (typeof content === 'string' ? content : content.map(partText).join('\n\n'));
   return html`<details class="turn-input" open=${messages.length <= 2}>
     <summary>Input (${messages.length} message${messages.length === 1 ? '' : 's'})</summary>
     ${messages.map(
       (m) =>
         html`<div class="input-message" data-role=${m.role}><strong>${m.role}</strong><pre>${
-          m.role === 'user' || m.role === 'system' ? textOf(m.content) : shortJson(m.content)
+          m.role === 'user' || m.role === 'system' ? contentText(m.content) : shortJson(m.content)
         }</pre></div>`,
     )}
   </details>`;

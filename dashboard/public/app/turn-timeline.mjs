@@ -1,5 +1,6 @@
 // A turn's timeline, folded from its event stream: model responses (with their streamed text),
-// and each call with its attempts, its wave and its outcome. Pure functions of the events, so the
+// each call with its attempts, its wave and its outcome, and the notes between responses (a user's
+// message that joined the turn, the context compacted). Pure functions of the events, so the
 // page draws the same whether it watched from the start or joined late (the stream replays).
 
 export function emptyTimeline() {
@@ -8,6 +9,7 @@ export function emptyTimeline() {
     lastAt: undefined,
     responses: [],
     calls: [],
+    notes: [],
     finished: undefined,
     state: undefined,
   };
@@ -21,6 +23,14 @@ function response(timeline, index) {
   }
   return found;
 }
+
+/** Entries shown as they are, between responses: each after the response last asked for (-1: before any). */
+const noteTypes = new Set([
+  'user.steered',
+  'context.compaction_requested',
+  'context.compaction_failed',
+  'context.compacted',
+]);
 
 function call(timeline, toolCallId) {
   return timeline.calls.find((c) => c.toolCallId === toolCallId);
@@ -63,6 +73,8 @@ export function withEntry(old, entry, waves) {
   const timeline = { ...old, calls: old.calls.map((c) => ({ ...c, attempts: [...c.attempts] })) };
   timeline.responses = old.responses.map((r) => ({ ...r }));
   if (typeof entry.at === 'number') timeline.lastAt = Math.max(timeline.lastAt ?? 0, entry.at);
+  if (noteTypes.has(entry.type))
+    timeline.notes = [...old.notes, { entry, afterResponse: timeline.responses.at(-1)?.index ?? -1 }];
   switch (entry.type) {
     case 'turn.opened':
       timeline.openedAt = entry.at;
