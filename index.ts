@@ -11,6 +11,8 @@
 export {
   ConversationRefusedError,
   type ConversationState,
+  type ConversationWatchEvent,
+  type ConversationWatchOptions,
   type MessageReceipt,
   type SendPolicy,
 } from './core/conversation';

@@ -20,7 +20,10 @@ import {
   busyRefusal,
   type ConversationRefusedError,
   type ConversationState,
+  type ConversationWatchEvent,
+  type ConversationWatchOptions,
   closedRefusal,
+  followConversation,
   formatIssues,
   type Message,
   type MessageReceipt,
@@ -30,6 +33,7 @@ import {
   threadIdSchema,
   unknownConversation,
 } from '../core';
+import { pause } from './abortable-pause';
 import {
   type ConversationListFilters,
   type ConversationMemo,
@@ -133,6 +137,43 @@ export class ConversationClient {
       );
     }
     return messages;
+  }
+
+  /**
+   * Its turns' events one turn after another, across turn boundaries, as they happen: from the
+   * running turn (or the next to start, or `fromTurn`) on, each turn's entries (and with `live`, its
+   * streamed text) to its end, then the next turn's once it starts, whoever sent its message. Ends
+   * once the conversation is closed and its last turn has ended, or when `signal` aborts. A watch of
+   * a conversation that does not exist yet waits for its first message.
+   */
+  watch(
+    conversationId: string,
+    { fromTurn, live = true, signal }: ConversationWatchOptions = {},
+  ): AsyncGenerator<ConversationWatchEvent> {
+    // Looks at an idle conversation back off, so a watch left open costs its worker little.
+    let wait = watchPauseMs.min;
+    return followConversation({
+      conversationId,
+      fromTurn,
+      signal,
+      look: () =>
+        this.state(conversationId).catch((error: unknown) => {
+          // Until its first message, the conversation has no workflow to ask.
+          if (error instanceof WorkflowNotFoundError) return undefined;
+          throw error;
+        }),
+      waitForChange: async () => {
+        await pause({ ms: wait, signal });
+        wait = Math.min(wait * 2, watchPauseMs.max);
+      },
+      watchTurn: (turnId) => {
+        wait = watchPauseMs.min;
+        return new TurnHandle(turnId, this.turns.client.workflow.getHandle(turnId)).watch({
+          live,
+          ...(signal ? { signal } : {}),
+        });
+      },
+    });
   }
 
   /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
@@ -240,6 +281,9 @@ function turnTemplate(options: ConversationTurnOptions): TurnTemplate {
   if (!parsed.success) throw new Error(`invalid turn options: ${formatIssues(parsed.error)}`);
   return turnTemplateSchema.parse(turnWorkflowInputFrom({ args, parsed: parsed.data }));
 }
+
+/** How long a watch waits between looks for the next turn: short after a turn, longer while idle. */
+const watchPauseMs = { min: 100, max: 2_000 };
 
 /** The update was refused because the conversation is closed. */
 function closedFailure(error: unknown): boolean {

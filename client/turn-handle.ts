@@ -23,6 +23,7 @@ import {
   viewAt,
 } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
+import { pause } from './abortable-pause';
 import { lastWorkflowTaskFailure } from './last-workflow-task-failure';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
@@ -272,18 +273,6 @@ export class TurnHandle {
       throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
     await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });
   }
-}
-
-function pause({ ms, signal }: { ms: number; signal: AbortSignal | undefined }): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** The workflow's compact result as callers want it: outputs are rebuilt from the events (each once). */

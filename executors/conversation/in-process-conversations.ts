@@ -8,15 +8,17 @@ import {
   type ConversationHookOutcome,
   type ConversationHooks,
   type ConversationState,
+  type ConversationWatchEvent,
+  type ConversationWatchOptions,
   closeConversation,
   EarlierTurns,
+  followConversation,
   formatIssues,
   type Message,
   type MessageReceipt,
   newConversation,
   normalizeInput,
   runConversationHooks,
-  type SendPolicy,
   sendArgsSchema,
   sendMessage,
   steeredMessageIds,
@@ -28,31 +30,14 @@ import {
 } from '../../core';
 import type { InProcessExecutor } from '../in-process-executor';
 import { admitMessage } from './admit-message';
+import { ChangeWaiters } from './change-waiters';
 import type { ConversationStore } from './conversation-store';
+import type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
 import { journaledTurnContext } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
 import { takeUpRunningTurn } from './take-up-running-turn';
 
-export interface InProcessConversationsOptions {
-  /** Runs the conversations' turns: its tools, model, configuration and turn journal. */
-  executor: InProcessExecutor;
-  /**
-   * Where each conversation's queue is kept (default: this process's memory). A
-   * `SqliteConversationStore` beside a `SqliteJournal` lets `resume` carry a conversation on after a crash.
-   */
-  store?: ConversationStore;
-  /** Hooks on the conversations' lives (see `ConversationHooks`), run in order. */
-  hooks?: readonly ConversationHooks[];
-  /** Told of a hook that threw under `onError: 'warn'` (default: `console.warn`). */
-  onHookWarning?: (warning: string) => void;
-}
-
-export interface InProcessSendOptions {
-  /** The message's id: a retried send with the same id is the same message (never a second turn). */
-  messageId: string;
-  /** What the message does while a turn runs (see `SendPolicy`); default `enqueue`. */
-  policy?: SendPolicy;
-}
+export type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
 
 interface Held {
   state: ConversationState;
@@ -78,7 +63,7 @@ export class InProcessConversations {
   /** The turns running here: a cancel reaches them through their controller. */
   private readonly running = new Map<string, { controller: AbortController; done: Promise<TurnResult> }>();
   private readonly earlierTurns = new EarlierTurns();
-  private readonly watchers = new Set<() => void>();
+  private readonly changes = new ChangeWaiters();
   private readonly hooks: readonly ConversationHooks[];
   private readonly onHookWarning: (warning: string) => void;
 
@@ -208,20 +193,33 @@ export class InProcessConversations {
   }
 
   /**
+   * Its turns' events one turn after another, across turn boundaries (see `ConversationClient.watch`):
+   * from the running turn (or the next to start, or `fromTurn`) on, each to its end, then the next
+   * once it starts. Ends once the conversation is closed and its last turn has ended, or on `signal`.
+   */
+  watch(
+    conversationId: string,
+    { fromTurn, live = true, signal }: ConversationWatchOptions = {},
+  ): AsyncGenerator<ConversationWatchEvent> {
+    return followConversation({
+      conversationId,
+      fromTurn,
+      signal,
+      look: async () => (await this.hold(conversationId)).state,
+      waitForChange: () => this.changes.next(signal),
+      watchTurn: (turnId) => this.executor.watch(turnId, { live }),
+    });
+  }
+
+  /**
    * Resolves once no turn of the conversation runs and no message waits (rejects if a change made
    * when a turn ended could not be saved).
    */
   async idle(conversationId: string): Promise<void> {
     const held = await this.hold(conversationId);
-    await new Promise<void>((resolve, reject) => {
-      const look = () => {
-        if (held.failure !== undefined) reject(held.failure);
-        else if (!held.state.running && held.state.next.length + held.state.queue.length === 0) resolve();
-        else return;
-        this.watchers.delete(look);
-      };
-      this.watchers.add(look);
-      look();
+    await this.changes.until(() => {
+      if (held.failure !== undefined) throw held.failure;
+      return !held.state.running && held.state.next.length + held.state.queue.length === 0;
     });
   }
 
@@ -282,7 +280,7 @@ export class InProcessConversations {
       held.state = draft;
     }
     for (const action of step.actions) this.carryOut(conversationId, action);
-    for (const look of [...this.watchers]) look();
+    this.changes.notify();
     return step;
   }
 
@@ -383,7 +381,7 @@ export class InProcessConversations {
         const held = this.held.get(conversationId);
         this.held.delete(conversationId);
         if (held) held.failure = error;
-        for (const look of [...this.watchers]) look();
+        this.changes.notify();
       });
   }
 

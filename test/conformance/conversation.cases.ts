@@ -3,6 +3,7 @@ import {
   type ConversationHooks,
   ConversationRefusedError,
   type ConversationState,
+  type ConversationWatchEvent,
   defineTool,
   type Message,
   type MessageReceipt,
@@ -31,6 +32,8 @@ export interface ConversationHarness {
   transcript(conversationId: string): Promise<Message[]>;
   close(conversationId: string): Promise<{ dropped: string[] }>;
   delete(conversationId: string): Promise<{ turns: number }>;
+  /** Its turns' entries across turn boundaries (`watch` with `live: false`). */
+  watch(conversationId: string): AsyncIterable<ConversationWatchEvent>;
   /** The ids of the conversations there are (on Temporal, as Visibility has them: a moment behind). */
   list(): Promise<string[]>;
 }
@@ -271,6 +274,35 @@ export function conversationCases(harness: ConversationHarness): void {
       gates.get(gate)?.();
       expect((await harness.turnResult(id, 1)).status).toBe('completed');
       expect(conversationModel.requests.some((r) => r.turnId === `${id}#2`)).toBe(false);
+    });
+
+    test('watched: one watch opened before its first message follows turn after turn, each to its end, whoever sent; it ends once the conversation is closed and done', async () => {
+      const id = uniqueTurnId('conv-watch');
+      const transcriptTypes = new Set(['turn.started', 'model.responded', 'tool.completed', 'turn.finished']);
+      const seen: string[] = [];
+      const watching = (async () => {
+        for await (const { turnId, turnNumber, event } of harness.watch(id)) {
+          expect(turnId).toBe(`${id}#${turnNumber}`);
+          if (event.kind === 'entry' && transcriptTypes.has(event.entry.type))
+            seen.push(`${turnNumber} ${event.entry.type}`);
+        }
+      })();
+      await harness.send(id, 'one', { messageId: 'm1' });
+      await harness.turnResult(id, 1);
+      await heardOfTheEnd(harness, id);
+      await harness.send(id, 'two', { messageId: 'm2' });
+      await harness.turnResult(id, 2);
+      await heardOfTheEnd(harness, id);
+      await harness.close(id);
+      await watching;
+      expect(seen).toEqual([
+        '1 turn.started',
+        '1 model.responded',
+        '1 turn.finished',
+        '2 turn.started',
+        '2 model.responded',
+        '2 turn.finished',
+      ]);
     });
 
     test('deleted: its session ends, a running turn is cancelled first, what waits is dropped; then it and its turns are gone and its id begins a new conversation that sends nothing of the old', async () => {

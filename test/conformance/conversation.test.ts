@@ -41,5 +41,6 @@ conversationCases({
   transcript: (id) => of(id).transcript(id),
   close: (id) => of(id).close(id),
   delete: (id) => of(id).delete(id),
+  watch: (id) => of(id).watch(id, { live: false }),
   list: async () => [...(await plain.list()), ...(await compacting.list())],
 });

@@ -65,6 +65,7 @@ conversationCases({
   transcript: (id) => conversations().transcript(id),
   close: (id) => conversations().close(id),
   delete: (id) => conversations().delete(id),
+  watch: (id) => conversations().watch(id, { live: false }),
   list: async () =>
     (await conversations().list({ search: 'conv-', pageSize: 1_000 })).conversations.map(
       (c) => c.conversationId,

@@ -1,0 +1,43 @@
+/** Who waits for the conversations held here to change: `idle`, and a watch between turns. */
+export class ChangeWaiters {
+  private readonly waiting = new Set<() => void>();
+
+  /** Tells everyone waiting that something changed. */
+  notify(): void {
+    for (const look of [...this.waiting]) look();
+  }
+
+  /** Resolves once `ready()` is true, asking now and at every change; rejects with what it throws. */
+  until(ready: () => boolean): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const look = () => {
+        let done: boolean;
+        try {
+          done = ready();
+        } catch (error) {
+          this.waiting.delete(look);
+          reject(error);
+          return;
+        }
+        if (!done) return;
+        this.waiting.delete(look);
+        resolve();
+      };
+      this.waiting.add(look);
+      look();
+    });
+  }
+
+  /** Resolves at the next change (or when `signal` aborts). */
+  next(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.waiting.delete(done);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      this.waiting.add(done);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
