@@ -123,6 +123,38 @@ export function compactionCases(harness: ConformanceHarness): void {
       );
     });
 
+    test('what is to be summarised that is itself too long for the model is summarised in parts, older half first, and the turn goes on', async () => {
+      const tooLong = new ModelError('prompt is too long', false, undefined, { kind: 'context-overflow' });
+      const { model, result: running } = run(
+        'compact-in-parts',
+        [call(0), call(1), { ...call(2), usage: big }, { text: 'done' }],
+        {
+          // The model takes a summary request of at most three messages and the instruction.
+          summarize: (request) =>
+            request.messages.length > 4
+              ? { failWith: tooLong }
+              : {
+                  text: `summary of ${request.messages.length - 1}`,
+                  usage: { inputTokens: 10, outputTokens: 2 },
+                },
+          compaction: { maxContextTokens: 1_000 },
+        },
+      );
+      const result = await running;
+      expect(result.status).toBe('completed');
+      const summaries = model.requests.filter(isSummary);
+      // Input, 2 responses and their outputs (5): refused; then the older 3, then their summary and the newer 2.
+      expect(summaries.map((r) => r.messages.length - 1)).toEqual([5, 3, 3]);
+      expect(summaries[2]?.messages[0]).toEqual(
+        user('Summary of the earlier part of this conversation:\nsummary of 3'),
+      );
+      expect(new Set(summaries.map((r) => r.idempotencyKey)).size).toBe(3);
+      expect(result.events.filter((e) => e.type === 'context.compacted')).toEqual([
+        expect.objectContaining({ summary: 'summary of 3', usage: { inputTokens: 20, outputTokens: 4 } }),
+      ]);
+      expect(turnRequests(model.requests)[3]?.messages[0]).toEqual(summaryMessage('summary of 3'));
+    });
+
     test('a summary request that fails for good under the configured size is given up: the turn goes on uncompacted', async () => {
       const { model, result: running } = run(
         'compact-declined',
