@@ -40,7 +40,7 @@ import {
   type ConversationSummary,
   listConversationPage,
 } from './conversation-list';
-import { deleteWorkflowRuns, waitUntilGone } from './delete-workflow-runs';
+import { childOf, deleteWorkflowRuns, waitUntilGone } from './delete-workflow-runs';
 import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
 import type { TurnClient } from './turn-client';
 import { TurnHandle } from './turn-handle';
@@ -156,12 +156,17 @@ export class ConversationClient {
       conversationId,
       fromTurn,
       signal,
-      look: () =>
-        this.state(conversationId).catch((error: unknown) => {
+      look: async () => {
+        const state = await this.state(conversationId).catch((error: unknown) => {
           // Until its first message, the conversation has no workflow to ask.
           if (error instanceof WorkflowNotFoundError) return undefined;
           throw error;
-        }),
+        });
+        if (!state || state.closed || state.running) return state;
+        // Idle and open: its workflow may have ended without closing (terminated): then it is done.
+        const { status } = await this.workflow(conversationId).describe();
+        return status.name === 'RUNNING' ? state : { ...state, closed: true };
+      },
       waitForChange: async () => {
         await pause({ ms: wait, signal });
         wait = Math.min(wait * 2, watchPauseMs.max);
@@ -200,26 +205,36 @@ export class ConversationClient {
    */
   async delete(conversationId: string): Promise<{ turns: number }> {
     const handle = this.workflow(conversationId);
-    try {
-      const { status } = await handle.describe();
-      if (status.name === 'RUNNING')
-        await handle.executeUpdate(closeUpdate).catch((error: unknown) => {
-          // Closed meanwhile (by another caller): what follows is the same.
-          if (!closedFailure(error)) throw error;
-        });
-    } catch (error) {
+    const { status } = await handle.describe().catch((error: unknown) => {
       if (error instanceof WorkflowNotFoundError) throw unknownConversation(conversationId);
       throw error;
-    }
+    });
+    if (status.name === 'RUNNING')
+      await handle.executeUpdate(closeUpdate).catch((error: unknown) => {
+        // Closed meanwhile (by another caller, or it ended): what follows is the same.
+        if (!closedFailure(error) && !(error instanceof WorkflowNotFoundError)) throw error;
+      });
     const { running } = await this.state(conversationId);
-    if (running) await this.turns.attach(running.turnId).cancel();
+    if (running) {
+      const turn = this.turns.attach(running.turnId);
+      // It may have ended meanwhile; either way its end is awaited: its calls get true outputs.
+      await turn.cancel().catch((error: unknown) => {
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      });
+      await turn.result().catch(() => undefined);
+    }
     // A closed conversation's workflow ends once no turn runs (a terminated one has ended already).
     await handle.result().catch(() => undefined);
     const { turnCount } = await this.state(conversationId);
     const client = this.turns.client;
-    for (let n = 1; n <= turnCount; n++) await deleteWorkflowRuns(client, `${conversationId}#${n}`);
+    const turnIds = Array.from({ length: turnCount }, (_, i) => `${conversationId}#${i + 1}`);
+    // Only its own turns: a standalone turn may have taken one of their ids (then that turn never ran).
+    const own = await Promise.all(turnIds.map((turnId) => childOf(client, turnId, handle.workflowId)));
+    const deleted = turnIds.filter((_, i) => own[i]);
+    for (const turnId of deleted) await deleteWorkflowRuns(client, turnId);
     await deleteWorkflowRuns(client, handle.workflowId);
-    await waitUntilGone(client, handle.workflowId);
+    // Each id is free once the server has removed it (each on its shard's own schedule).
+    await Promise.all([...deleted, handle.workflowId].map((id) => waitUntilGone(client, id)));
     return { turns: turnCount };
   }
 
@@ -260,13 +275,14 @@ export class ConversationClient {
       return closedRefusal(conversationId);
     if (!(error instanceof WorkflowNotFoundError)) return undefined;
     // A send with no turn options to an id with no workflow, or to one whose workflow has ended.
-    const ended = await this.workflow(conversationId)
+    const status = await this.workflow(conversationId)
       .describe()
-      .then(() => true)
-      .catch(() => false);
-    return ended
-      ? closedRefusal(conversationId)
-      : unknownConversation(conversationId, 'its first send says how its turns run (the turn options)');
+      .then((description) => description.status.name)
+      .catch(() => undefined);
+    if (status === undefined)
+      return unknownConversation(conversationId, 'its first send says how its turns run (the turn options)');
+    // Running (it continued as new as the update came): not a refusal, the error stands.
+    return status === 'RUNNING' ? undefined : closedRefusal(conversationId);
   }
 
   private workflow(conversationId: string) {

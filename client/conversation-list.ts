@@ -27,7 +27,8 @@ export interface ConversationMemo {
 }
 
 /**
- * One page of a task queue's conversations, newest first: their workflows' latest runs (the runs a
+ * One page of a task queue's conversations in Visibility's order (its latest run's start, newest
+ * first: a conversation that continued as new moves up): their workflows' latest runs (the runs a
  * continue-as-new left behind are not conversations of their own).
  */
 export async function listConversationPage({
@@ -51,7 +52,11 @@ export async function listConversationPage({
   });
   const conversations: ConversationSummary[] = [];
   for (const raw of response.executions ?? []) {
-    const info = await executionInfoFromRaw(raw, client.options.loadedDataConverter, raw, namespace);
+    const converter = client.options.loadedDataConverter;
+    // A memo sealed with keys this reader lacks (a dashboard without them) costs only the start time.
+    const info = await executionInfoFromRaw(raw, converter, raw, namespace).catch(() =>
+      executionInfoFromRaw({ ...raw, memo: null }, converter, raw, namespace),
+    );
     const memo = (info.memo ?? {}) as ConversationMemo;
     const startedAt = memo.startedAt ? new Date(memo.startedAt) : undefined;
     const status = info.status.name;

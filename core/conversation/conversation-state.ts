@@ -30,7 +30,7 @@ export const conversationStateSchema = z.object({
   /**
    * Which conversation of this id it is: a deleted conversation's id can be used again, and what
    * was read of the old one's turns (`EarlierTurns`) must not be taken for the new one's. Absent in
-   * conversations begun before deletion existed.
+   * conversations that had continued as new before it existed (a first run gets one on replay).
    */
   incarnation: z.string().optional(),
   closed: z.boolean(),

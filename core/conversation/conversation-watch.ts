@@ -50,6 +50,11 @@ export async function* followConversation({
   waitForChange: () => Promise<void>;
   watchTurn: (turnId: string) => AsyncIterable<TurnWatchEvent>;
 }): AsyncGenerator<ConversationWatchEvent> {
+  // An abort ends the watch at once, not at the turn's next event (it may wait days for an approval).
+  const aborted = new Promise<'aborted'>((resolve) => {
+    if (signal?.aborted) resolve('aborted');
+    signal?.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
   let n = fromTurn ?? firstWatchedTurn(await look());
   while (!signal?.aborted) {
     const state = await look();
@@ -59,9 +64,16 @@ export async function* followConversation({
       continue;
     }
     const turnId = `${conversationId}#${n}`;
-    for await (const event of watchTurn(turnId)) {
-      yield { turnId, turnNumber: n, event };
-      if (signal?.aborted) return;
+    const events = watchTurn(turnId)[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const next = await Promise.race([events.next(), aborted]);
+        if (next === 'aborted') return;
+        if (next.done) break;
+        yield { turnId, turnNumber: n, event: next.value };
+      }
+    } finally {
+      void events.return?.();
     }
     n += 1;
   }

@@ -143,7 +143,8 @@ export class TurnEngine {
     return outcomeOf(this.state);
   }
 
-  next(now: number): Step {
+  // `haltedCompactionWaits` (below) is off only for a Temporal run begun before it (its history has the request).
+  next(now: number, { haltedCompactionWaits = true }: { haltedCompactionWaits?: boolean } = {}): Step {
     const entries: JournalEntry[] = [];
     settle(this.state, entries);
     if (this.state.finished) return { entries, op: { kind: 'finished', outcome: this.outcome() } };
@@ -167,7 +168,8 @@ export class TurnEngine {
     const state = this.state;
     // The model is done (or the turn halted) but background calls still run: wait for them. A turn
     // halted while its request waited for a summary sends neither: it too only waits for them.
-    const haltedWhileCompacting = state.halt !== undefined && state.compacting !== undefined;
+    const haltedWhileCompacting =
+      haltedCompactionWaits && state.halt !== undefined && state.compacting !== undefined;
     if (awaitingBackground(state) || (haltedWhileCompacting && state.background.length > 0)) {
       const blocked = continuationBlocked(state.config.budget, state.spent, now);
       if (blocked && !state.halt)

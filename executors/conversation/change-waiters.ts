@@ -1,9 +1,12 @@
 /** Who waits for the conversations held here to change: `idle`, and a watch between turns. */
 export class ChangeWaiters {
   private readonly waiting = new Set<() => void>();
+  /** Grows by one at every change: a waiter that saw version N and missed a change learns of it. */
+  version = 0;
 
   /** Tells everyone waiting that something changed. */
   notify(): void {
+    this.version += 1;
     for (const look of [...this.waiting]) look();
   }
 
@@ -28,8 +31,9 @@ export class ChangeWaiters {
     });
   }
 
-  /** Resolves at the next change (or when `signal` aborts). */
-  next(signal: AbortSignal | undefined): Promise<void> {
+  /** Resolves at the next change after version `seen` (at once if there was one), or when `signal` aborts. */
+  next(signal: AbortSignal | undefined, seen: number): Promise<void> {
+    if (signal?.aborted || this.version !== seen) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         this.waiting.delete(done);

@@ -33,7 +33,7 @@ import { admitMessage } from './admit-message';
 import { ChangeWaiters } from './change-waiters';
 import type { ConversationStore } from './conversation-store';
 import type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
-import { journaledTurnContext } from './journaled-turn-context';
+import { earlierJournaledTurns } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
 import { takeUpRunningTurn } from './take-up-running-turn';
 
@@ -128,6 +128,11 @@ export class InProcessConversations {
     return structuredClone((await this.hold(conversationId)).state);
   }
 
+  private earlier(conversationId: string, turnNumber: number, incarnation: string | undefined) {
+    const { earlierTurns, executor } = this;
+    return earlierJournaledTurns({ earlierTurns, executor, conversationId, turnNumber, incarnation });
+  }
+
   /** Conversations in the store, by id. */
   list = (): Promise<string[]> => this.store.list();
 
@@ -176,8 +181,8 @@ export class InProcessConversations {
    * begin a new conversation. @throws ConversationRefusedError (`conversation-not-found`).
    */
   async delete(conversationId: string): Promise<{ turns: number }> {
-    if (!this.held.has(conversationId) && (await this.store.load(conversationId)).version === 0)
-      throw unknownConversation(conversationId);
+    // Held at version 0, it was only looked at (state, watch): never begun, as unknown as one not held.
+    if ((await this.hold(conversationId)).version === 0) throw unknownConversation(conversationId);
     await this.close(conversationId);
     const { running } = (await this.hold(conversationId)).state;
     if (running) this.running.get(running.turnId)?.controller.abort();
@@ -201,12 +206,16 @@ export class InProcessConversations {
     conversationId: string,
     { fromTurn, live = true, signal }: ConversationWatchOptions = {},
   ): AsyncGenerator<ConversationWatchEvent> {
+    let seen = this.changes.version;
     return followConversation({
       conversationId,
       fromTurn,
       signal,
-      look: async () => (await this.hold(conversationId)).state,
-      waitForChange: () => this.changes.next(signal),
+      look: async () => {
+        seen = this.changes.version;
+        return (await this.hold(conversationId)).state;
+      },
+      waitForChange: () => this.changes.next(signal, seen),
       watchTurn: (turnId) => this.executor.watch(turnId, { live }),
     });
   }
@@ -242,7 +251,7 @@ export class InProcessConversations {
         executor: this.executor,
         running,
         takeOver,
-        earlier: () => this.earlier(conversationId, turnNumber),
+        earlier: () => this.earlier(conversationId, turnNumber, held.state.incarnation),
       });
       this.held.set(conversationId, held);
       this.follow(conversationId, running.turnId, controller, done);
@@ -345,7 +354,8 @@ export class InProcessConversations {
       {
         turnId,
         input: messages.map((m) => m.message),
-        earlier: () => this.earlier(conversationId, turnNumber),
+        earlier: () =>
+          this.earlier(conversationId, turnNumber, this.held.get(conversationId)?.state.incarnation),
       },
       { signal: controller.signal },
     );
@@ -383,15 +393,5 @@ export class InProcessConversations {
         if (held) held.failure = error;
         this.changes.notify();
       });
-  }
-
-  private earlier(conversationId: string, turnNumber: number): Promise<Message[]> {
-    const incarnation = this.held.get(conversationId)?.state.incarnation;
-    return this.earlierTurns.before({
-      conversationId,
-      turnNumber,
-      ...(incarnation ? { incarnation } : {}),
-      read: (turnId) => journaledTurnContext(this.executor, turnId),
-    });
   }
 }

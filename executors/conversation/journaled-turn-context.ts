@@ -1,4 +1,4 @@
-import { noticesOf, type TurnContext, turnContext } from '../../core';
+import { type EarlierTurns, type Message, noticesOf, type TurnContext, turnContext } from '../../core';
 import type { InProcessExecutor } from '../in-process-executor';
 
 /**
@@ -13,4 +13,27 @@ export async function journaledTurnContext(
   return result
     ? turnContext(result.events, noticesOf(result.outputs))
     : { messages: [], replacesEarlier: false };
+}
+
+/** The messages of a conversation's turns before `turnNumber`, as its requests send them (see `EarlierTurns`). */
+export function earlierJournaledTurns({
+  earlierTurns,
+  executor,
+  conversationId,
+  turnNumber,
+  incarnation,
+}: {
+  earlierTurns: EarlierTurns;
+  executor: InProcessExecutor;
+  conversationId: string;
+  turnNumber: number;
+  /** Which conversation of the id (a deleted one's turns are not this one's). */
+  incarnation: string | undefined;
+}): Promise<Message[]> {
+  return earlierTurns.before({
+    conversationId,
+    turnNumber,
+    ...(incarnation ? { incarnation } : {}),
+    read: (turnId) => journaledTurnContext(executor, turnId),
+  });
 }

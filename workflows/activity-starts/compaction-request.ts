@@ -2,7 +2,6 @@ import {
   ActivityCancellationType,
   ApplicationFailure,
   isCancellation,
-  patched,
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -16,9 +15,6 @@ import type { TurnWorkflowInput } from '../../contract/turn-workflow';
 import type { CompactionCall } from '../../core';
 import type { HostEventSink } from '../turn/host-event-queue';
 import { conversationOf, type ModelRoute, modelFailureOf } from './model-request';
-
-/** Summary requests of a rate-limited model go to its queue (workflows begun before went to the turn's). */
-const routedCompactionPatch = 'compaction-routed';
 
 /**
  * Runs one attempt of a compaction's summary request as an activity (`compactContext`) and queues
@@ -36,10 +32,12 @@ export class CompactionActivity {
     private readonly queue: HostEventSink,
     /** Where the model's requests go (`ModelRoute`), learnt by either kind of request. */
     private readonly route: ModelRoute,
+    /** Its requests follow the route (runs begun before send them to the turn's queue). */
+    private readonly routable: boolean,
   ) {}
 
   start(op: CompactionCall, responseIndex: number): Promise<void> {
-    const routable = patched(routedCompactionPatch);
+    const { routable } = this;
     const request: CompactContextInput = {
       turnId: this.input.turnId,
       workflowId: workflowInfo().workflowId,

@@ -75,8 +75,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     revision.quickChains ? engine : undefined,
   );
   const route: ModelRoute = {};
-  const model = new ModelActivity(input, engine.view.revision, queue, digests, route);
-  const compaction = new CompactionActivity(input, engine.view.revision, queue, route);
+  const { revision: rules } = engine.view;
+  const model = new ModelActivity(input, rules, queue, digests, route);
+  const compaction = new CompactionActivity(input, rules, queue, route, revision.routedCompaction);
   const turnDetails = new TurnDetails(engine, input.model);
   /** The Web UI's current details: what the turn is doing, rendered when read (CurrentDetails). */
   const details = new CurrentDetails({
@@ -142,7 +143,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       continueAsNewDue(input, tools.runningInBackground)
     )
       return continuing;
-    const step = engine.next(Date.now());
+    const step = engine.next(Date.now(), { haltedCompactionWaits: revision.haltedCompactionWaits });
     turn.record(step.entries);
     if (tools.absorbing && !startsChained(step.op)) tools.dropChained();
     return step.op;

@@ -8,8 +8,13 @@ import { engineRevision } from '../../core';
  * carried on) asks for the older ones, where and in the order older code did, so its history
  * replays; a later change adds its own marker and makes that the one new runs record.
  */
-const currentPatch = 'durable-turns-workflow-7';
-/** The marker before it: turns begun under it run under engine revision 2. */
+const currentPatch = 'durable-turns-workflow-8';
+/**
+ * The marker before it: runs begun under it send a rate-limited model's summary requests to the
+ * turn's queue, and ask the model when halted while a request waited for its summary.
+ */
+const summaryRoutesPatch = 'durable-turns-workflow-7';
+/** The marker before that: turns begun under it run under engine revision 2. */
 const revisionTwoPatch = 'durable-turns-workflow-6';
 /** The marker before that: runs begun under it run every quick call in a local activity of its own. */
 const unchainedPatch = 'durable-turns-workflow-5';
@@ -43,6 +48,10 @@ export interface WorkflowRevision {
   resumeFromAttempts: boolean;
   /** Quick calls that run one after another run in one local activity (core's `runQuickChain`). */
   quickChains: boolean;
+  /** A rate-limited model's summary requests go to its queue, as its requests do. */
+  routedCompaction: boolean;
+  /** A turn halted while its request waited for a summary waits for its background calls (`TurnEngine.next`). */
+  haltedCompactionWaits: boolean;
 }
 
 /**
@@ -58,9 +67,13 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     oneFinalUpsert: true,
     resumeFromAttempts: true,
     quickChains: true,
+    routedCompaction: true,
+    haltedCompactionWaits: true,
   };
   if (patched(currentPatch)) return current;
-  const revisionTwo = { ...current, engineRevision: () => 2 };
+  const summaryOnTurnQueue = { ...current, routedCompaction: false, haltedCompactionWaits: false };
+  if (patched(summaryRoutesPatch)) return summaryOnTurnQueue;
+  const revisionTwo = { ...summaryOnTurnQueue, engineRevision: () => 2 };
   if (patched(revisionTwoPatch)) return revisionTwo;
   const unchained = { ...revisionTwo, quickChains: false };
   if (patched(unchainedPatch)) return unchained;
@@ -79,5 +92,7 @@ export function workflowRevision({ fresh }: { fresh: boolean }): WorkflowRevisio
     oneFinalUpsert: false,
     resumeFromAttempts: false,
     quickChains: false,
+    routedCompaction: false,
+    haltedCompactionWaits: false,
   };
 }
