@@ -3,6 +3,7 @@ import { type ConversationState, type Message, turnMessages } from '../core';
 import type { ConversationTurnBody } from './conversation-schemas';
 import type { EndedTurnResults } from './ended-turn-results';
 import { reasonOf } from './error-reason';
+import { glanceMessage } from './glance-message';
 import { type UpstreamContext, upstreamError } from './upstream-error';
 
 /** How many of its latest turns a conversation's page reads and shows: one of hundreds stays cheap. */
@@ -19,7 +20,7 @@ export interface ConversationView {
 
 /**
  * A conversation as its page shows it: its queue, its latest turns with their status, and the
- * transcript of those that ended. Each ended turn is read once (`EndedTurnResults`). A turn with no
+ * transcript of those that ended, at a glance (`glanceMessage`). Each ended turn is read once (`EndedTurnResults`). A turn with no
  * result to read (terminated, or its history gone past retention) is shown as such and left out of
  * the transcript, which says so, rather than failing the whole answer.
  */
@@ -73,7 +74,10 @@ async function readTurn({
       turnId,
       fetch: () => conversations.turn(state.conversationId, number).result(),
     });
-    return { turn: { turnId, number, status: result.status }, messages: turnMessages(result) };
+    return {
+      turn: { turnId, number, status: result.status },
+      messages: turnMessages(result).map(glanceMessage),
+    };
   } catch (error) {
     return { turn: { turnId, number, ...noResult({ error, upstream }) }, messages: [] };
   }

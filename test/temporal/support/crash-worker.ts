@@ -53,6 +53,9 @@ async function main() {
       effect('quick_safe_effect', true, { quick: true }),
     ],
     models: [crashScript(), crashBackgroundScript(), crashQuickScript(), crashConversationScript()],
+    // A killed worker's sticky queue is given up on after 1 s, not 5: the next worker takes the
+    // workflows' tasks sooner (what it then does is the same).
+    worker: { stickyQueueScheduleToStartTimeout: '1s' },
   });
   process.stdout.write('WORKER READY\n');
   await worker.run();
