@@ -111,9 +111,13 @@ async function runBounded(
   timeoutMs: number,
 ): Promise<Bounded> {
   const controller = new AbortController();
+  // The bound is what the retry policy allows on a quiet machine; on a busy one every workflow task
+  // and request takes longer (turns ended 0.6–1.9 s past a 10 s bound beside two CPU burners). A
+  // turn that ends within twice its bound is slow, not stuck: a hang still shows, 2× later.
+  const limitMs = 2 * timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const stuck = new Promise<Bounded>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'stuck', afterMs: timeoutMs }), timeoutMs);
+    timer = setTimeout(() => resolve({ kind: 'stuck', afterMs: limitMs }), limitMs);
   });
   const ran = run(controller.signal).then(
     (result): Bounded => ({ kind: 'result', result }),
