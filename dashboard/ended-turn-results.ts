@@ -1,19 +1,17 @@
-import type { TurnResult } from '../core';
+import { SizeBoundedMap, type TurnResult } from '../core';
 
 /**
  * The results of ended conversation turns this dashboard has read: an ended turn never changes, so
  * a page read every second reads each once. Keyed by the conversation's incarnation too (a deleted
- * conversation's id may begin a new one). Bounded by entries and by size (characters of their JSON,
- * as the worker's transcript cache is), the oldest read going first.
+ * conversation's id may begin a new one). Bounded by entries and by size (characters of their JSON),
+ * the oldest read going first.
  */
 export class EndedTurnResults {
-  private readonly held = new Map<string, { result: TurnResult; chars: number }>();
-  private chars = 0;
+  private readonly held: SizeBoundedMap<TurnResult>;
 
-  constructor(
-    private readonly maxEntries = 256,
-    private readonly maxChars = 64 * 1024 * 1024,
-  ) {}
+  constructor(maxEntries = 256, maxChars = 64 * 1024 * 1024) {
+    this.held = new SizeBoundedMap(maxEntries, maxChars);
+  }
 
   async read({
     incarnation = '',
@@ -26,18 +24,9 @@ export class EndedTurnResults {
   }): Promise<TurnResult> {
     const key = `${incarnation}\n${turnId}`;
     const found = this.held.get(key);
-    if (found) return found.result;
+    if (found) return found;
     const result = await fetch();
-    if (this.held.has(key)) return result;
-    const chars = JSON.stringify(result).length;
-    this.held.set(key, { result, chars });
-    this.chars += chars;
-    // The one just read stays even when it alone is over the bound.
-    for (const [oldest, entry] of this.held) {
-      if (this.held.size <= 1 || (this.held.size <= this.maxEntries && this.chars <= this.maxChars)) break;
-      this.held.delete(oldest);
-      this.chars -= entry.chars;
-    }
+    this.held.set(key, result);
     return result;
   }
 }

@@ -1,4 +1,5 @@
 import type { Message } from '../schema/messages';
+import { SizeBoundedMap } from './size-bounded-map';
 import type { TurnContext } from './turn-messages';
 
 /**
@@ -10,14 +11,12 @@ import type { TurnContext } from './turn-messages';
  * are not read at all.
  */
 export class EarlierTurns {
-  private readonly held = new Map<string, TurnContext & { chars: number }>();
-  private chars = 0;
+  private readonly held: SizeBoundedMap<TurnContext>;
 
-  /** Bounded by turns and by size (characters of their JSON), like the worker's `TranscriptCache`. */
-  constructor(
-    private readonly maxTurns = 2_000,
-    private readonly maxChars = 256 * 1024 * 1024,
-  ) {}
+  /** Bounded by turns and by size (characters of their messages' JSON), like the worker's `TranscriptCache`. */
+  constructor(maxTurns = 2_000, maxChars = 256 * 1024 * 1024) {
+    this.held = new SizeBoundedMap(maxTurns, maxChars, (turn) => JSON.stringify(turn.messages).length);
+  }
 
   async before({
     conversationId,
@@ -39,7 +38,7 @@ export class EarlierTurns {
       let turn: TurnContext | undefined = this.held.get(key);
       if (!turn) {
         turn = await read(turnId);
-        this.hold(key, turn);
+        this.held.set(key, turn);
       }
       turns.push(turn.messages);
       if (turn.replacesEarlier) break;
@@ -49,18 +48,7 @@ export class EarlierTurns {
 
   /** How many turns it holds, and their size in characters of JSON. */
   get size(): { turns: number; chars: number } {
-    return { turns: this.held.size, chars: this.chars };
-  }
-
-  private hold(key: string, turn: TurnContext): void {
-    const chars = JSON.stringify(turn.messages).length;
-    this.held.set(key, { ...turn, chars });
-    this.chars += chars;
-    // The oldest first; the turn just read stays even when it alone is over the bound.
-    for (const [id, turn] of this.held) {
-      if (this.held.size <= 1 || (this.held.size <= this.maxTurns && this.chars <= this.maxChars)) break;
-      this.held.delete(id);
-      this.chars -= turn.chars;
-    }
+    const { entries, size } = this.held.size;
+    return { turns: entries, chars: size };
   }
 }

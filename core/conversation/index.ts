@@ -2,4 +2,5 @@ export * from './conversation-schema';
 export * from './conversation-state';
 export * from './conversation-watch';
 export * from './earlier-turns';
+export * from './size-bounded-map';
 export * from './turn-messages';
