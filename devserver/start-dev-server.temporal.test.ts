@@ -158,7 +158,7 @@ test('a port the caller chose that another Temporal server holds is refused, not
   );
 });
 
-test('a server that dies while starting fails at once with the tail of its log', async () => {
+test('a server that dies while starting fails at once with what its log said', async () => {
   const stateDir = await tempDir();
   const startedAt = Date.now();
   // A folder where the SQLite file should be: the server cannot open its database and exits.

@@ -7,8 +7,9 @@ import { ensureSearchAttributes, type SearchAttributeSpec } from './ensure-searc
 import { fastQueueReaderConfig } from './fast-queue-readers';
 import { freePort, portInUse } from './free-port';
 import { guardProcessGroup } from './guard-process-group';
-import { readLogTail } from './read-log-tail';
+import { readRunLog } from './read-run-log';
 import { resolveTemporalCli } from './resolve-temporal-cli';
+import { serverLogExcerpt } from './server-log-excerpt';
 import { stopProcessGroup } from './stop-process-group';
 import { TemporalSetupError } from './temporal-setup-error';
 import { waitUntilReady } from './wait-until-ready';
@@ -66,7 +67,6 @@ export interface StartDevServerOptions {
 
 const host = '127.0.0.1';
 const maxLaunches = 3;
-const logTailLines = 30;
 
 const optionsSchema = z.object({
   namespace: z.string().trim().min(1, 'namespace must not be empty'),
@@ -114,8 +114,6 @@ export async function startDevServer({
   await fs.mkdir(stateFolder, { recursive: true });
   await fs.mkdir(path.dirname(sqliteFile), { recursive: true });
   const cli = cliPath ?? (await resolveTemporalCli({ log })).path;
-  // Only ports we picked may be swapped for others; a port the caller chose is theirs to fix.
-  const mayRetryPorts = port === undefined && (headless || uiPort === undefined);
   // A chosen port that is taken fails before anything starts: when another Temporal server holds
   // it, the readiness check would find that one answering, and the caller (two `durable-turns dev`
   // with different agents) would share its server and task queue without a word.
@@ -168,23 +166,26 @@ export async function startDevServer({
     });
     if (outcome.kind === 'ready') return outcome.server;
 
-    const portTaken = /address already in use/i.test(outcome.logTail);
-    if (portTaken && mayRetryPorts && launchNumber < maxLaunches) {
-      log(
-        `A port picked for the Temporal dev server was taken before it could bind it; retrying with new ports`,
-      );
+    // The server also picks ports of its own (its HTTP, metrics and internal services' ports), so a
+    // port can be taken between a pick and a bind even when the caller chose the gRPC port: a chosen
+    // port was free a moment ago (checked above), and another launch picks the others anew.
+    const portTaken = /address already in use/i.test(outcome.log);
+    if (portTaken && launchNumber < maxLaunches) {
+      log(`A port the Temporal dev server picked was taken before it could bind it; retrying with new ports`);
       continue;
     }
     throw new TemporalSetupError(
-      `The Temporal dev server ${outcome.reason}. Its log is ${logFile}; last lines:\n${outcome.logTail}\n` +
-        hint({ logTail: outcome.logTail, grpcPort, webPort, dbFile: sqliteFile }),
+      `The Temporal dev server ${outcome.reason}. Its log is ${logFile}; what it said:\n` +
+        `${serverLogExcerpt(outcome.log)}\n` +
+        hint({ log: outcome.log, grpcPort, webPort, dbFile: sqliteFile }),
     );
   }
 }
 
 type LaunchOutcome =
   | { kind: 'ready'; server: DevServer }
-  | { kind: 'failed'; reason: string; logTail: string };
+  /** `log`: all this launch wrote to the log file. */
+  | { kind: 'failed'; reason: string; log: string };
 
 async function launch({
   cli,
@@ -242,13 +243,13 @@ async function launch({
   child.unref();
 
   const pid = child.pid;
-  const tail = () => readLogTail({ file: logFile, fromOffset: logOffset, lines: logTailLines });
+  const runLog = () => readRunLog({ file: logFile, fromOffset: logOffset });
   if (pid === undefined) {
     await exited;
     return {
       kind: 'failed',
       reason: `at ${cli} ${exitReason ?? 'could not be started'}`,
-      logTail: await tail(),
+      log: await runLog(),
     };
   }
 
@@ -277,7 +278,7 @@ async function launch({
         ? `did not answer on ${address} within ${readyTimeoutMs} ms and was stopped`
         : `${exitReason} before it was ready`;
     await stop();
-    return { kind: 'failed', reason, logTail: await tail() };
+    return { kind: 'failed', reason, log: await runLog() };
   }
   try {
     await ensureSearchAttributes({ connection, namespace, searchAttributes, log });
@@ -291,21 +292,24 @@ async function launch({
 }
 
 function hint({
-  logTail,
+  log,
   grpcPort,
   webPort,
   dbFile,
 }: {
-  logTail: string;
+  log: string;
   grpcPort: number;
   webPort: number | undefined;
   dbFile: string;
 }): string {
-  if (/address already in use/i.test(logTail)) {
+  if (/address already in use/i.test(log)) {
     const ports = webPort === undefined ? `${grpcPort}` : `${grpcPort} or ${webPort}`;
-    return `Port ${ports} is in use: stop what listens there, or leave port/uiPort unset to pick free ports.`;
+    return (
+      `A port the server needed was in use in each of ${maxLaunches} launches (its log above names it; ours were ` +
+      `${ports}): stop what listens there, or leave port/uiPort unset to pick free ports.`
+    );
   }
-  if (/database is locked|SQLITE_BUSY/i.test(logTail)) {
+  if (/database is locked|SQLITE_BUSY/i.test(log)) {
     return `Another Temporal server is using ${dbFile}: stop it, or start with another stateDir or dbFile.`;
   }
   return 'Fix the cause above; set TEMPORAL_ADDRESS to use an existing Temporal server instead.';
