@@ -44,6 +44,38 @@ describe('an agent module', () => {
     ).toEqual({ models: ['fast'], tools: ['echo'] });
   });
 
+  test('that names MCP servers gets their tools after its own, listed at load; a server that cannot start fails the load, naming it', () => {
+    const everything = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const server = (name: string, main: string) =>
+      `{ name: '${name}', only: ['echo', 'get-sum'], transport: { type: 'stdio', command: process.execPath, args: [${JSON.stringify(main)}, 'stdio'] } }`;
+    const loaded = load(
+      'mcp.cjs',
+      `${agentBody}exports.tools = [echo];
+exports.models = [scriptedModel([{ text: 'hi' }])];
+exports.mcpServers = [${server('everything', everything)}];
+`,
+    );
+    expect(loaded).toEqual({
+      models: ['scripted'],
+      tools: ['echo', 'everything_echo', 'everything_get-sum'],
+    });
+
+    const missing = path.join(dir, 'no-such-server.js');
+    expect(
+      load(
+        'mcp-missing.cjs',
+        `${agentBody}exports.tools = [echo];
+exports.models = [scriptedModel([{ text: 'hi' }])];
+exports.mcpServers = [${server('gone', missing)}];
+`,
+      ),
+    ).toEqual({
+      error: expect.stringMatching(
+        /MCP servers: could not list the tools of MCP server gone: [^]*no-such-server/,
+      ),
+    });
+  });
+
   test('without tools and models is refused, saying what it must export', () => {
     expect(load('empty.cjs', 'module.exports = { nothing: true };\n')).toEqual({
       error: expect.stringMatching(/must export `tools` \(a list\) and `models`/),

@@ -1,13 +1,17 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyTool, TurnModel } from '../core';
+import { type McpServerConfig, type McpToolbox, mcpTools } from '../mcp';
 import { CliError } from './cli-error';
 
 export interface AgentModule {
   /** Where it was loaded from, for messages. */
   source: string;
+  /** Its own tools, then its MCP servers' tools. */
   tools: AnyTool[];
   models: TurnModel[] | Record<string, TurnModel>;
+  /** The connections to its MCP servers, when it names any (their stdio servers end with this process). */
+  mcp?: McpToolbox;
 }
 
 /** The demo agent: a notes workspace and a scripted model (`demo-scripted`), no API key needed. */
@@ -15,7 +19,9 @@ export const demoAgentPath = path.join(__dirname, '../examples/demo-agent');
 
 /**
  * An agent module: one that exports `tools` (a list) and `models` (a list, each under its own
- * name, or a record by name). The demo agent when none is named. A `.ts` module needs a
+ * name, or a record by name), and may export `mcpServers` (a list of MCP servers whose tools it
+ * uses: they are listed now, and a server that cannot be reached fails the load, naming it). The
+ * demo agent when none is named. A `.ts` module needs a
  * TypeScript-aware Node (tsx) or compiling first.
  */
 export async function loadAgent({ specifier }: { specifier: string | undefined }): Promise<AgentModule> {
@@ -43,10 +49,24 @@ export async function loadAgent({ specifier }: { specifier: string | undefined }
     throw new CliError(
       `the agent module ${target} must export \`tools\` (a list) and \`models\` (a list or a record by name)`,
     );
-  return { source: target, tools, models };
+  const servers = loaded.mcpServers;
+  if (servers === undefined) return { source: target, tools, models };
+  if (!Array.isArray(servers))
+    throw new CliError(`the agent module ${target} exports \`mcpServers\`, but not as a list`);
+  const mcp = await mcpTools({ servers }).catch((error: unknown) => {
+    throw new CliError(
+      `the agent module ${target}'s MCP servers: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  });
+  return { source: target, tools: [...tools, ...mcp.tools], models, mcp };
 }
 
-type LoadedAgent = Partial<AgentModule> & { demoTools?: AnyTool[]; demoModel?: TurnModel };
+type LoadedAgent = Partial<Omit<AgentModule, 'mcp'>> & {
+  demoTools?: AnyTool[];
+  demoModel?: TurnModel;
+  mcpServers?: McpServerConfig[];
+};
 
 function hasAgentExports(module: LoadedAgent): boolean {
   return module.tools !== undefined || module.models !== undefined || module.demoTools !== undefined;

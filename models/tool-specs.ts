@@ -17,7 +17,7 @@ function toolSpec(tool: AnyTool): ToolSpec {
     spec = {
       name: tool.name,
       description: tool.description,
-      inputSchema: z.toJSONSchema(tool.input) as Record<string, unknown>,
+      inputSchema: tool.inputJsonSchema ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
     };
     byTool.set(tool, spec);
   }

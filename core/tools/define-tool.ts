@@ -25,6 +25,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = u
   name: string;
   description: string;
   input: Schema;
+  /**
+   * What the model is told of the arguments, when the tool came with a JSON Schema of its own (an
+   * MCP server's tool): sent as given instead of a conversion of `input`, which still checks them.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   execute(args: z.infer<Schema>, ctx: ToolContext): Promise<Result> | Result;
   /** May run beside other calls (default false: a non-safe call is a barrier). */
   concurrencySafe?: boolean | ArgsFn<z.infer<Schema>, boolean>;

@@ -5,6 +5,7 @@ import { compactionCases } from './compaction.cases';
 import { detectionCases } from './detection.cases';
 import { edgeCases } from './edges.cases';
 import type { ConformanceHarness } from './harness';
+import { mcpCases } from './mcp.cases';
 import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
 import { steerCases } from './steer.cases';
@@ -19,7 +20,7 @@ import { waveCases } from './waves.cases';
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, steerCases],
   limits: [cancellationCases, budgetCases, detectionCases, streamingCases],
-  edges: [edgeCases, watchCases, backgroundCases, compactionCases],
+  edges: [edgeCases, watchCases, backgroundCases, compactionCases, mcpCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 
 export type ConformancePart = keyof typeof conformanceParts;

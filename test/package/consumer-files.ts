@@ -22,6 +22,7 @@ export const entryPoints = {
   'durable-turns/client': ['TurnClient', 'TurnHandle', 'turnSearchAttributeList'],
   'durable-turns/devserver': ['ensureTemporal', 'startDevServer', 'resolveTemporalCli', 'TemporalSetupError'],
   'durable-turns/sqlite': ['SqliteJournal'],
+  'durable-turns/mcp': ['mcpTools', 'idempotencyKeyMeta'],
   'durable-turns/tracing': ['createTurnTracing', 'turnTracingFromEnv', 'turnClientInterceptors'],
   'durable-turns/codec': [
     'EncryptionCodec',

@@ -6,8 +6,11 @@
 import { loadAgent, modelNames } from '../../cli/load-agent';
 
 loadAgent({ specifier: process.argv[2] }).then(
-  (agent) =>
-    console.log(JSON.stringify({ models: modelNames({ agent }), tools: agent.tools.map((t) => t.name) })),
+  async (agent) => {
+    console.log(JSON.stringify({ models: modelNames({ agent }), tools: agent.tools.map((t) => t.name) }));
+    // Its MCP servers' connections (stdio servers are child processes) would keep this one alive.
+    await agent.mcp?.close();
+  },
   (error: unknown) =>
     console.log(JSON.stringify({ error: error instanceof Error ? error.message : String(error) })),
 );

@@ -1,0 +1,128 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { durableTurnsVersion } from '../core/package-version';
+import { McpConnectError } from './mcp-call-failure';
+import type { ParsedMcpServerConfig } from './mcp-server-config';
+
+/** Requests wait this long at most on the SDK's own clock; our attempt timeout and signal decide first. */
+const noSdkTimeoutMs = 2_147_483_647;
+const stderrLines = 20;
+
+/**
+ * One MCP server as this process reaches it: connected on first use, connected again on the next
+ * use after the connection closed (a stdio server that died is started again). Calls of all turns on
+ * this host share it, as MCP clients are meant to.
+ */
+export class McpConnection {
+  private connecting: Promise<Client> | undefined;
+  private readonly recentStderr: string[] = [];
+  private closed = false;
+
+  constructor(readonly config: ParsedMcpServerConfig) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** Every tool the server lists, page by page. */
+  async listTools(): Promise<Tool[]> {
+    const client = await this.client();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: this.config.connectTimeoutMs,
+      });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  async callTool({
+    tool,
+    args,
+    meta,
+    signal,
+    onProgress,
+  }: {
+    tool: string;
+    args: Record<string, unknown>;
+    meta: Record<string, unknown>;
+    signal: AbortSignal;
+    onProgress: () => void;
+  }): Promise<CallToolResult> {
+    const client = await this.client().catch((error: unknown) => {
+      throw new McpConnectError(error instanceof Error ? error.message : String(error), { cause: error });
+    });
+    // The SDK cancels the request on the server (notifications/cancelled) when the signal fires.
+    return (await client.callTool({ name: tool, arguments: args, _meta: meta }, undefined, {
+      signal,
+      timeout: noSdkTimeoutMs,
+      onprogress: onProgress,
+    })) as CallToolResult;
+  }
+
+  /** The last lines the server wrote to stderr (stdio servers), for messages about its failures. */
+  stderrTail(): string {
+    return this.recentStderr.join('\n');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const connecting = this.connecting;
+    this.connecting = undefined;
+    const client = await connecting?.catch(() => undefined);
+    await client?.close().catch(() => {});
+  }
+
+  private client(): Promise<Client> {
+    if (this.closed) return Promise.reject(new Error(`the MCP connection to ${this.name} was closed`));
+    if (this.connecting === undefined) {
+      // A closed connection (the server exited, the HTTP session ended) is connected again on
+      // next use; a later connection is not dropped for an old one's close.
+      const forget = () => {
+        if (this.connecting === attempt) this.connecting = undefined;
+      };
+      const attempt: Promise<Client> = this.connect(forget).catch((error: unknown) => {
+        forget();
+        throw error;
+      });
+      this.connecting = attempt;
+    }
+    return this.connecting;
+  }
+
+  private async connect(onClose: () => void): Promise<Client> {
+    const client = new Client({ name: 'durable-turns', version: durableTurnsVersion });
+    client.onclose = onClose;
+    await client.connect(this.transport(), { timeout: this.config.connectTimeoutMs });
+    return client;
+  }
+
+  private transport(): Transport {
+    const { transport } = this.config;
+    if (transport.type === 'http')
+      return new StreamableHTTPClientTransport(new URL(transport.url), {
+        requestInit: transport.headers ? { headers: transport.headers } : {},
+      });
+    const stdio = new StdioClientTransport({
+      command: transport.command,
+      args: transport.args,
+      env: { ...getDefaultEnvironment(), ...transport.env },
+      ...(transport.cwd !== undefined ? { cwd: transport.cwd } : {}),
+      stderr: 'pipe',
+    });
+    stdio.stderr?.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim() === '') continue;
+        this.recentStderr.push(line);
+        if (this.recentStderr.length > stderrLines) this.recentStderr.shift();
+      }
+    });
+    return stdio;
+  }
+}
