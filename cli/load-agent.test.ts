@@ -71,7 +71,7 @@ exports.mcpServers = [${server('gone', missing)}];
       ),
     ).toEqual({
       error: expect.stringMatching(
-        /MCP servers: could not list the tools of MCP server gone: [^]*no-such-server/,
+        /MCP servers: could not list the tools of MCP server gone: [\s\S]*no-such-server/,
       ),
     });
   });
