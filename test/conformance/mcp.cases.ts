@@ -3,10 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { scriptedModel, type TurnObserver, transcriptProblems } from 'durable-turns';
 import { idempotencyKeyMeta, type McpToolbox, mcpTools } from 'durable-turns/mcp';
+import type { McpToolOverrides } from '../../mcp';
 import {
   everythingOverStdio,
   filesystemOverStdio,
   recordingProxy,
+  relayedEverythingOverStdio,
+  relayLog,
   startEverythingOverHttp,
 } from '../support/mcp-servers';
 import type { ConformanceHarness } from './harness';
@@ -128,6 +131,64 @@ export function mcpCases(harness: ConformanceHarness): void {
       } finally {
         await rm(root, { recursive: true, force: true });
       }
+    });
+
+    /** A turn whose one long call's server is killed once it has the call. */
+    async function killedMidCall(overrides: Record<string, McpToolOverrides>) {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-relay-'));
+      const logFile = path.join(dir, 'relay.log');
+      try {
+        const { tools } = await open({
+          servers: [
+            relayedEverythingOverStdio(logFile, {
+              trusted: true,
+              defaults: { retry: { maxAttempts: 2, initialDelayMs: 10 } },
+              tools: overrides,
+            }),
+          ],
+        });
+        const turnId = uniqueTurnId('mcp-killed');
+        const turn = await harness.start({
+          turnId,
+          input: 'something long',
+          tools,
+          model: scriptedModel([{ toolCalls: [longRun('long', 2)] }, { text: 'done' }]),
+        });
+        const calls = async () =>
+          (await relayLog(logFile)).sent.filter((message) => message.method === 'tools/call');
+        while ((await calls()).length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const [pid] = (await relayLog(logFile)).pids;
+        process.kill(pid ?? 0, 'SIGKILL');
+        const result = await turn.result;
+        return { turnId, result, after: await relayLog(logFile), calls: await calls() };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+
+    test('a server killed mid-call: a retry-safe call runs again, on a server started anew, with the same idempotency key', async () => {
+      const { turnId, result, after, calls } = await killedMidCall({});
+
+      expect(result.status).toBe('completed');
+      expect(result.outputs[0]).toMatchObject({ status: 'ok', attempts: 2 });
+      expect(after.pids).toHaveLength(2);
+      expect(calls.map((message) => message.params?._meta?.[idempotencyKeyMeta])).toEqual([
+        `${turnId}/long`,
+        `${turnId}/long`,
+      ]);
+    });
+
+    test('a server killed mid-call of a tool that is not retry-safe: the call ends with an error saying its outcome is unknown, not run again', async () => {
+      const { result, calls } = await killedMidCall({
+        'trigger-long-running-operation': { retrySafe: false },
+      });
+
+      expect(result.outputs[0]).toMatchObject({ status: 'error', attempts: 1 });
+      expect(String(result.outputs[0]?.content)).toMatch(
+        /MCP server everything lost tool trigger-long-running-operation's call after it was sent .*its outcome is unknown; not retried because the tool is not retry-safe/,
+      );
+      expect(calls).toHaveLength(1);
+      expect(transcriptProblems(result.transcript)).toEqual([]);
     });
 
     test('over Streamable HTTP each call carries its idempotency key in _meta, and a cancel cancels the call on the server', async () => {

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { freePort } from '../../devserver/free-port';
@@ -17,6 +18,38 @@ export function everythingOverStdio(options: Partial<McpServerConfig> = {}): Mcp
     name: 'everything',
     transport: { type: 'stdio', command: process.execPath, args: [everythingMain, 'stdio'] },
     ...options,
+  };
+}
+
+/**
+ * `server-everything` over stdio behind a relay that writes the server's pid and every message the
+ * client sends to `logFile` (see `mcp-stdio-relay.js`), one JSON value per line.
+ */
+export function relayedEverythingOverStdio(
+  logFile: string,
+  options: Partial<McpServerConfig> = {},
+): McpServerConfig {
+  return {
+    name: 'everything',
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: [path.join(__dirname, 'mcp-stdio-relay.js'), logFile, process.execPath, everythingMain, 'stdio'],
+    },
+    ...options,
+  };
+}
+
+/** What the relay wrote: the pids of the servers it started, and the messages sent to them. */
+export async function relayLog(logFile: string): Promise<{ pids: number[]; sent: SentMessage[] }> {
+  const text = await readFile(logFile, 'utf8').catch(() => '');
+  const entries = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as SentMessage & { pid?: number });
+  return {
+    pids: entries.flatMap((entry) => (entry.pid === undefined ? [] : [entry.pid])),
+    sent: entries.filter((entry) => entry.pid === undefined),
   };
 }
 
