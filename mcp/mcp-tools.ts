@@ -111,7 +111,9 @@ function toolOf(connection: McpConnection, tool: Tool): AnyTool {
     overrides,
   });
   const timeoutMs = overrides?.timeoutMs ?? config.defaults?.timeoutMs;
-  const retry = overrides?.retry ?? config.defaults?.retry;
+  // A call crosses a network (or a pipe) to a server that may restart: one that may run again is
+  // tried up to three times unless configured; any other once.
+  const retry = overrides?.retry ?? config.defaults?.retry ?? (policy.retrySafe ? { maxAttempts: 3 } : undefined);
   const background = overrides?.background ?? config.defaults?.background;
   const server = config.name;
   const inputJsonSchema = tool.inputSchema as Record<string, unknown>;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { scriptedModel, type TurnObserver, transcriptProblems } from 'durable-turns';
 import { idempotencyKeyMeta, type McpToolbox, mcpTools } from 'durable-turns/mcp';
-import type { McpToolOverrides } from '../../mcp';
+import type { McpServerConfig } from '../../mcp';
 import {
   everythingOverStdio,
   filesystemOverStdio,
@@ -134,18 +134,12 @@ export function mcpCases(harness: ConformanceHarness): void {
     });
 
     /** A turn whose one long call's server is killed once it has the call. */
-    async function killedMidCall(overrides: Record<string, McpToolOverrides>) {
+    async function killedMidCall(options: Partial<McpServerConfig>) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-relay-'));
       const logFile = path.join(dir, 'relay.log');
       try {
         const { tools } = await open({
-          servers: [
-            relayedEverythingOverStdio(logFile, {
-              trusted: true,
-              defaults: { retry: { maxAttempts: 2, initialDelayMs: 10 } },
-              tools: overrides,
-            }),
-          ],
+          servers: [relayedEverythingOverStdio(logFile, { trusted: true, ...options })],
         });
         const turnId = uniqueTurnId('mcp-killed');
         const turn = await harness.start({
@@ -167,6 +161,7 @@ export function mcpCases(harness: ConformanceHarness): void {
     }
 
     test('a server killed mid-call: a retry-safe call runs again, on a server started anew, with the same idempotency key', async () => {
+      // No retry policy given: a retry-safe MCP tool is tried up to three times by default.
       const { turnId, result, after, calls } = await killedMidCall({});
 
       expect(result.status).toBe('completed');
@@ -179,8 +174,10 @@ export function mcpCases(harness: ConformanceHarness): void {
     });
 
     test('a server killed mid-call of a tool that is not retry-safe: the call ends with an error saying its outcome is unknown, not run again', async () => {
+      // Even with a retry policy that would try again.
       const { result, calls } = await killedMidCall({
-        'trigger-long-running-operation': { retrySafe: false },
+        defaults: { retry: { maxAttempts: 2, initialDelayMs: 10 } },
+        tools: { 'trigger-long-running-operation': { retrySafe: false } },
       });
 
       expect(result.outputs[0]).toMatchObject({ status: 'error', attempts: 1 });
