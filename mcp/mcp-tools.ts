@@ -113,7 +113,8 @@ function toolOf(connection: McpConnection, tool: Tool): AnyTool {
   const timeoutMs = overrides?.timeoutMs ?? config.defaults?.timeoutMs;
   // A call crosses a network (or a pipe) to a server that may restart: one that may run again is
   // tried up to three times unless configured; any other once.
-  const retry = overrides?.retry ?? config.defaults?.retry ?? (policy.retrySafe ? { maxAttempts: 3 } : undefined);
+  const retry =
+    overrides?.retry ?? config.defaults?.retry ?? (policy.retrySafe ? { maxAttempts: 3 } : undefined);
   const background = overrides?.background ?? config.defaults?.background;
   const server = config.name;
   const inputJsonSchema = tool.inputSchema as Record<string, unknown>;
