@@ -55,6 +55,7 @@ export {
   journalEntrySchema,
   type TranscriptEvent,
 } from './core/schema/journal-entry';
+export type { ListedTool, ListedToolset } from './core/schema/listed-toolset';
 export {
   type BlobRef,
   describeFile,
@@ -106,6 +107,7 @@ export { type HaltReason, type TurnStatus, turnStatusSchema } from './core/schem
 export type { Usage } from './core/schema/usage';
 // Tools
 export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/tools/define-tool';
+export type { ToolLister } from './core/tools/listed-tools';
 export { NonRetryableToolError } from './core/tools/run-tool-attempt';
 export { type ToolFile, withFiles } from './core/tools/tool-files';
 // Watching a turn (the same events in process and on Temporal)

@@ -11,6 +11,7 @@ import type {
   TurnHooks,
   TurnModel,
   TurnObserver,
+  TurnToolsets,
 } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
 import type { TurnTracing } from '../tracing/turn-tracing';
@@ -19,6 +20,8 @@ import type { TranscriptCache } from './transcript-cache';
 /** What the activities of a worker are bound to. */
 export interface ActivityDeps {
   registry: ToolRegistry;
+  /** Each turn's tools when servers list some at run time (MCP): the worker's own and the turn's pinned list. */
+  toolsets?: TurnToolsets;
   models: ReadonlyMap<string, TurnModel>;
   hooks: readonly TurnHooks[];
   observers: readonly TurnObserver[];

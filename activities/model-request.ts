@@ -24,6 +24,7 @@ import { LiveText } from './live-text';
 import { activityFailureOf, workerModel } from './model-activity-failures';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';
+import { turnRegistry } from './turn-registry';
 
 /**
  * The worker side of a model request (`callModel`): reads the request from the turn's workflow,
@@ -203,7 +204,7 @@ export function modelRequestActivity({
     try {
       return await streamModelResponse({
         model,
-        registry: deps.registry,
+        registry: await turnRegistry({ deps, ctx, workflowId }),
         observers: deps.observers,
         turnId,
         responseIndex,

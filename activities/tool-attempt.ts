@@ -10,6 +10,7 @@ import {
 import { runToolAttempt } from '../core';
 import { traceToolAttempt } from '../tracing/trace-tool-attempt';
 import { type ActivityDeps, heartbeatEvery, parseInput, timers } from './activity-support';
+import { turnRegistry } from './turn-registry';
 
 /**
  * The worker side of a tool attempt (`runTool`): as an ordinary activity, or a local one for a
@@ -53,6 +54,10 @@ export async function runAttemptHere({
   // through heartbeats, and a lost worker is noticed by their absence.
   const beat = local ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
   try {
+    // A tool of the worker's own is found at once; any other may be one the turn's servers listed.
+    const registry = deps.registry.get(call.toolName)
+      ? deps.registry
+      : await turnRegistry({ deps, ctx, workflowId: ctx.info.workflowExecution?.workflowId ?? turnId });
     const ran = await traceToolAttempt({
       tracing: deps.tracing,
       turnId,
@@ -67,7 +72,7 @@ export async function runAttemptHere({
           maxOutputBytes,
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          registry: deps.registry,
+          registry,
           hooks: deps.hooks,
           observers: deps.observers,
           health: deps.health,

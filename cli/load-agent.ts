@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AnyTool, TurnModel } from '../core';
-import { type McpServerConfig, type McpToolbox, mcpTools } from '../mcp';
+import type { McpServerConfig, McpToolbox } from '../mcp';
 import { CliError } from './cli-error';
 
 export interface AgentModule {
   /** Where it was loaded from, for messages. */
   source: string;
-  /** Its own tools, then its MCP servers' tools. */
+  /** Its own tools (its MCP servers' are in `mcp`, pinned per turn). */
   tools: AnyTool[];
   models: TurnModel[] | Record<string, TurnModel>;
   /** The connections to its MCP servers, when it names any (their stdio servers end with this process). */
@@ -53,13 +53,15 @@ export async function loadAgent({ specifier }: { specifier: string | undefined }
   if (servers === undefined) return { source: target, tools, models };
   if (!Array.isArray(servers))
     throw new CliError(`the agent module ${target} exports \`mcpServers\`, but not as a list`);
+  // Loaded only for an agent that names servers: the CLI starts without the MCP SDK otherwise.
+  const { mcpTools } = require('../mcp') as typeof import('../mcp');
   const mcp = await mcpTools({ servers }).catch((error: unknown) => {
     throw new CliError(
       `the agent module ${target}'s MCP servers: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   });
-  return { source: target, tools: [...tools, ...mcp.tools], models, mcp };
+  return { source: target, tools, models, mcp };
 }
 
 type LoadedAgent = Partial<Omit<AgentModule, 'mcp'>> & {
@@ -70,6 +72,11 @@ type LoadedAgent = Partial<Omit<AgentModule, 'mcp'>> & {
 
 function hasAgentExports(module: LoadedAgent): boolean {
   return module.tools !== undefined || module.models !== undefined || module.demoTools !== undefined;
+}
+
+/** Its tools' names: its own, then its MCP servers' as they listed them at load. */
+export function toolNames({ agent }: { agent: AgentModule }): string[] {
+  return [...agent.tools, ...(agent.mcp?.tools ?? [])].map((tool) => tool.name);
 }
 
 export function modelNames({ agent }: { agent: AgentModule }): string[] {

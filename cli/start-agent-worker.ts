@@ -69,6 +69,7 @@ export async function startAgentWorker({
       namespace,
       taskQueue,
       tools: agent.tools,
+      ...(agent.mcp ? { mcp: agent.mcp } : {}),
       models: agent.models,
       ...(workflowBundlePath !== undefined && { workflowBundlePath }),
       ...(metrics && { metrics }),

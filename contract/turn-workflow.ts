@@ -2,6 +2,8 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { ProgressEntry, TurnResult } from '../core';
 import {
+  type ListedToolset,
+  listedToolsetSchema,
   type Message,
   messageSchema,
   type PreparedCall,
@@ -60,6 +62,8 @@ export const turnWorkflowInputSchema = z.object({
   carriedChunks: z.array(z.string()).optional(),
   /** How many runs this turn has had (1 for the first). */
   run: z.number().int().positive().default(1),
+  /** Set by the workflow itself at continue-as-new: the tools its servers listed, as pinned (`pinToolsetUpdate`). */
+  toolset: listedToolsetSchema.optional(),
 });
 export type TurnWorkflowInput = z.infer<typeof turnWorkflowInputSchema>;
 export type TurnWorkflowInputArgs = z.input<typeof turnWorkflowInputSchema>;
@@ -156,6 +160,16 @@ export type SteerMessage = z.infer<typeof steerSchema>;
  * workflow sends it, and a workflow cannot send an Update.
  */
 export const steerSignal = defineSignal<[SteerMessage]>('steer');
+/**
+ * Internal: a worker with MCP servers offers the tools they list now; the first offer of a turn is
+ * pinned, and every later one is answered with the pinned list (`toolset` only when it differs from
+ * the offer, so a history holds the list about once). See `ListedToolset`.
+ */
+export const pinToolsetUpdate = defineUpdate<PinnedToolset, [ListedToolset]>('pinToolset');
+export interface PinnedToolset {
+  digest: string;
+  toolset?: ListedToolset;
+}
 /** Internal: the model activity hands over finished tool calls (the handler only enqueues). */
 export const acceptCallsUpdate = defineUpdate<{ accepted: boolean }, [StreamedCalls]>('acceptCalls');
 

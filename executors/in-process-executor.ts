@@ -1,105 +1,41 @@
-import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles, keepInputFiles } from '../blobs';
+import { type BlobStore, blobStoreOption, hostFiles, keepInputFiles } from '../blobs';
 import {
-  type AnyTool,
   assertTurnId,
-  type Budget,
-  type CompactionConfigInput,
-  type DetectionConfig,
-  type DispatchConfig,
   type HostTimers,
   isTranscriptEvent,
-  type LimitsConfig,
-  type Message,
   normalizeInput,
   type ProgressEntry,
-  type RetryPolicyInput,
-  type TimeoutsConfig,
   ToolHealthRegistry,
   ToolRegistry,
   type TurnConfig,
   TurnEngine,
-  type TurnHooks,
-  type TurnInput,
-  type TurnModel,
-  type TurnObserver,
   type TurnResult,
+  type TurnToolsets,
   type TurnWatchEvent,
   turnConfigOf,
   turnConfigSchema,
   turnInputSchema,
+  turnToolsets,
   type UserMessage,
 } from '../core';
 import { DurableTurnsError } from '../core/errors/durable-turns-error';
 import { formatIssues } from '../core/schema/format-issues';
-import type { TurnTracing } from '../tracing/turn-tracing';
 import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
 import { driveTurn } from './drive-turn';
+import type {
+  InProcessExecutorOptions,
+  InProcessWatchOptions,
+  RunTurnArgs,
+} from './in-process-executor-options';
 import { MemoryJournal } from './journal/memory-journal';
 import type { TurnJournal } from './journal/turn-journal';
 import { JournalWriter } from './journal-writer';
 import { TurnFeed } from './turn-feed';
-import type { Approver, TurnHost } from './turn-host';
+import type { TurnHost } from './turn-host';
 import { TurnInbox } from './turn-inbox';
 import { watchTurnFeed } from './watch-turn-feed';
 
-export interface InProcessExecutorOptions {
-  tools: readonly AnyTool[];
-  model: TurnModel;
-  dispatch?: Partial<DispatchConfig>;
-  budget?: Budget;
-  detection?: Partial<DetectionConfig>;
-  /** How long a call may wait for an approval before it is rejected as expired. */
-  approvals?: { timeoutMs?: number };
-  hooks?: readonly TurnHooks[];
-  observers?: readonly TurnObserver[];
-  /** Shared across turns; pass one registry to several executors to share health and circuits. */
-  health?: ToolHealthRegistry;
-  /** Where turns are journaled (default: this process's memory). */
-  journal?: TurnJournal;
-  approver?: Approver;
-  /** Names this host in journal leases. */
-  owner?: string;
-  /** Retries of transient model failures (the engine's default: 5 attempts from 500 ms, ×2). */
-  modelRetry?: RetryPolicyInput;
-  /** Default time limits of a tool attempt and a model request (the engine's: 10 and 5 minutes). */
-  timeouts?: Partial<TimeoutsConfig>;
-  limits?: Partial<LimitsConfig>;
-  /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
-  continuation?: 'full' | 'since-receipt';
-  /** Compact the context when it would overflow (see `compactionConfigSchema`); absent: never. */
-  compaction?: CompactionConfigInput;
-  timers?: HostTimers;
-  leaseMs?: number;
-  /** OpenTelemetry traces of its turns (`createTurnTracing`). Unset: as the environment says (`turnTracingFromEnv`). `false`: off. */
-  tracing?: TurnTracing | false;
-  /**
-   * Where files too large for the transcript are kept (the claim check; see `FileLimits`). Default:
-   * as `DURABLE_TURNS_BLOB_STORE` says, else a `.state/blobs` folder; `false`: none (only files
-   * within the inline limit are kept).
-   */
-  blobStore?: BlobStore | false;
-  /** Inline limit and per-file limit (64 KiB and 20 MiB by default). */
-  fileLimits?: FileLimitsInput;
-}
-
-export interface InProcessWatchOptions {
-  /** Start after this entry's sequence number (0: from the start). */
-  after?: number;
-  /** Also the text and reasoning as they stream (default true). */
-  live?: boolean;
-}
-
-export interface RunTurnArgs {
-  turnId: string;
-  input: TurnInput;
-  /**
-   * Messages every model request of the turn sends before the turn's own, never recorded in its
-   * journal: a conversation's earlier turns (`InProcessConversations` passes them). A model that
-   * continues from a provider receipt sends only what follows it; a compacted request sends the
-   * summary in their place.
-   */
-  earlier?: () => Promise<Message[]>;
-}
+export type { InProcessExecutorOptions, InProcessWatchOptions, RunTurnArgs };
 
 const systemTimers: HostTimers = {
   now: () => Date.now(),
@@ -125,6 +61,7 @@ export class InProcessExecutor {
   /** What watchers read of the turns this executor is driving now. */
   private readonly feeds = new Map<string, TurnFeed>();
   private config?: TurnConfig;
+  private readonly toolsets?: TurnToolsets;
 
   constructor(private readonly options: InProcessExecutorOptions) {
     const timers = options.timers ?? systemTimers;
@@ -151,8 +88,16 @@ export class InProcessExecutor {
     };
     const tracing = options.tracing === undefined ? turnTracingFromEnv() : options.tracing || undefined;
     if (tracing) this.host.tracing = tracing;
+    if (options.mcp) this.toolsets = turnToolsets({ own: options.tools, lister: options.mcp });
     this.journal = options.journal ?? new MemoryJournal(timers.now);
     this.owner = options.owner ?? `in-process-${Math.random().toString(36).slice(2, 10)}`;
+  }
+
+  /** The host of one turn: with the tools its servers list now, when there are servers (in this process the first look pins them). */
+  private async hostFor(turnId: string): Promise<TurnHost> {
+    if (!this.toolsets) return this.host;
+    const registry = await this.toolsets.registryFor(turnId, async (offered) => ({ digest: offered.digest }));
+    return { ...this.host, registry };
   }
 
   /** An executor that runs a batch one call at a time. */
@@ -199,7 +144,7 @@ export class InProcessExecutor {
       return driveTurn({
         engine: started.engine,
         writer,
-        host: this.host,
+        host: await this.hostFor(turnId),
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),
@@ -251,7 +196,7 @@ export class InProcessExecutor {
       return driveTurn({
         engine,
         writer,
-        host: this.host,
+        host: await this.hostFor(turnId),
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),

@@ -8,10 +8,12 @@ import {
   type AnyTool,
   type ConversationHooks,
   ToolHealthRegistry,
+  type ToolLister,
   ToolRegistry,
   type TurnHooks,
   type TurnModel,
   type TurnObserver,
+  turnToolsets,
 } from '../core';
 import { ensureSearchAttributes } from '../devserver/ensure-search-attributes';
 import type { TurnMetrics } from '../metrics';
@@ -36,6 +38,12 @@ export interface CreateTurnWorkerOptions {
   namespace?: string;
   taskQueue: string;
   tools: readonly AnyTool[];
+  /**
+   * Servers that list tools at run time (`mcpTools` from `durable-turns/mcp`): each turn pins the
+   * tools they list when it begins, on whichever worker, and keeps them to its end. A name one of
+   * them shares with `tools` fails here.
+   */
+  mcp?: ToolLister;
   /** Models by the name turns ask for (or a list, each under its own `name`). */
   models: Readonly<Record<string, TurnModel>> | readonly TurnModel[];
   hooks?: readonly TurnHooks[];
@@ -165,8 +173,10 @@ export async function createTurnWorker(
     models,
     taskQueue: options.taskQueue,
   });
+  const toolsets = options.mcp && turnToolsets({ own: options.tools, lister: options.mcp });
   const activities = createActivities({
     registry: new ToolRegistry(options.tools),
+    ...(toolsets ? { toolsets } : {}),
     models,
     hooks: options.hooks ?? [],
     ...(options.conversationHooks ? { conversationHooks: options.conversationHooks } : {}),

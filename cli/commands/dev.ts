@@ -12,7 +12,7 @@ import { commandSetup } from '../command-setup';
 import { portFlagSchema as portSchema } from '../dashboard-flags';
 import { exitCodes } from '../exit-codes';
 import { holdPort } from '../hold-port';
-import { loadAgent, modelNames } from '../load-agent';
+import { loadAgent, modelNames, toolNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
 import { workerMetricsFromEnv, workerMetricsUrls } from '../worker-metrics';
 
@@ -116,7 +116,7 @@ export function registerDevCommand({ program }: { program: Command }): void {
           ...(dashboard && { dashboard: dashboard.url, dashboardLogin: dashboard.loginUrl }),
           agent: agent.source,
           models,
-          tools: agent.tools.map((t) => t.name),
+          tools: toolNames({ agent }),
           ...(metricsUrl && { metricsUrl }),
           ...(sdkMetricsUrl && { sdkMetricsUrl }),
         };

@@ -4,7 +4,7 @@ import { toConnectionOptions } from '../../devserver';
 import { CliError } from '../cli-error';
 import { commandSetup } from '../command-setup';
 import { exitCodes } from '../exit-codes';
-import { loadAgent, modelNames } from '../load-agent';
+import { loadAgent, modelNames, toolNames } from '../load-agent';
 import { parseFlags } from '../parse-flags';
 import { workerMetricsFromEnv, workerMetricsUrls } from '../worker-metrics';
 
@@ -55,7 +55,7 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
         taskQueue: settings.config.taskQueue,
         agent: agent.source,
         models: modelNames({ agent }),
-        tools: agent.tools.map((t) => t.name),
+        tools: toolNames({ agent }),
         bundle,
         ...(metricsUrl && { metricsUrl }),
         ...(sdkMetricsUrl && { sdkMetricsUrl }),

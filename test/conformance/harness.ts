@@ -9,6 +9,7 @@ import type {
   RetryPolicyInput,
   TimeoutsConfig,
   ToolHealthRegistry,
+  ToolLister,
   TurnHooks,
   TurnInput,
   TurnModel,
@@ -22,6 +23,8 @@ export interface TurnSpec {
   turnId: string;
   input: TurnInput;
   tools: AnyTool[];
+  /** Servers that list tools at run time (MCP), pinned per turn. */
+  mcp?: ToolLister;
   model: TurnModel;
   dispatch?: Partial<DispatchConfig>;
   budget?: Budget;

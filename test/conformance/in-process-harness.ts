@@ -8,6 +8,7 @@ export const inProcessHarness: ConformanceHarness = {
     const controller = new AbortController();
     const executor = new InProcessExecutor({
       tools: spec.tools,
+      ...(spec.mcp ? { mcp: spec.mcp } : {}),
       model: spec.model,
       ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
       ...(spec.budget ? { budget: spec.budget } : {}),

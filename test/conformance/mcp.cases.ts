@@ -1,8 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { scriptedModel, type TurnObserver, transcriptProblems } from 'durable-turns';
+import { scriptedModel, type ToolLister, type TurnObserver, transcriptProblems } from 'durable-turns';
 import { idempotencyKeyMeta, type McpToolbox, mcpTools } from 'durable-turns/mcp';
+import { listedToolset } from '../../core';
 import type { McpServerConfig } from '../../mcp';
 import {
   everythingOverStdio,
@@ -36,11 +37,12 @@ export function mcpCases(harness: ConformanceHarness): void {
     });
 
     test("a trusted stdio server's tools are ordinary calls: named <server>_<tool>, read-only ones in one wave, MCP content kept with images as files", async () => {
+      // Given as a fixed list, as listed when the toolbox was made.
       const { tools } = await open({ servers: [everythingOverStdio({ trusted: true })] });
       const observer = new RecordingObserver();
       const result = await runCalls(
         harness,
-        tools,
+        { tools },
         [observer],
         [
           longRun('a', 1),
@@ -79,10 +81,10 @@ export function mcpCases(harness: ConformanceHarness): void {
     });
 
     test("an untrusted server's annotations are ignored: its read-only tools run one at a time and wait for approval", async () => {
-      const { tools } = await open({ servers: [everythingOverStdio()] });
+      const mcp = await open({ servers: [everythingOverStdio()] });
       const observer = new RecordingObserver();
       const asked: string[] = [];
-      const result = await runCalls(harness, tools, [observer], [longRun('a', 0.2), longRun('b', 0.2)], {
+      const result = await runCalls(harness, { mcp }, [observer], [longRun('a', 0.2), longRun('b', 0.2)], {
         approver: async ({ toolCallId }) => {
           asked.push(toolCallId);
           return { approved: true };
@@ -98,14 +100,14 @@ export function mcpCases(harness: ConformanceHarness): void {
       const root = await mkdtemp(path.join(os.tmpdir(), 'mcp-files-'));
       try {
         await writeFile(path.join(root, 'note.txt'), 'hello from the filesystem server');
-        const { tools } = await open({
+        const mcp = await open({
           servers: [
             filesystemOverStdio(root, { defaults: { requiresApproval: false, retry: { maxAttempts: 3 } } }),
           ],
         });
         const result = await runCalls(
           harness,
-          tools,
+          { mcp },
           [],
           [
             { id: 'read', name: 'files_read_text_file', args: { path: path.join(root, 'note.txt') } },
@@ -133,19 +135,66 @@ export function mcpCases(harness: ConformanceHarness): void {
       }
     });
 
+    test('a turn keeps the tools listed when it began: a tool the server lists mid-turn is unknown to it, and the next turn has it', async () => {
+      const mcp = await open({
+        servers: [everythingOverStdio({ trusted: true, only: ['echo', 'get-sum'] })],
+      });
+      // The real server's list, without get-sum until `grown`: as a server that adds a tool mid-turn.
+      let grown = false;
+      const lister: ToolLister = {
+        listed: mcp.listed,
+        list: async () => {
+          const now = await mcp.list();
+          if (grown) return now;
+          return listedToolset(
+            now.servers.map((server) => ({
+              ...server,
+              tools: server.tools.filter((tool) => tool.name !== 'get-sum'),
+            })),
+          );
+        },
+        toolsOf: (toolset) => mcp.toolsOf(toolset),
+      };
+      const sum = { id: 'sum', name: 'everything_get-sum', args: { a: 1, b: 2 } };
+      const first = await harness.start({
+        turnId: uniqueTurnId('mcp-pinned'),
+        input: 'echo, then add',
+        tools: [],
+        mcp: lister,
+        // The list grows once the first call runs: before the turn's second request.
+        observers: [{ onToolPre: () => void (grown = true) }],
+        model: scriptedModel([
+          { toolCalls: [{ id: 'echo', name: 'everything_echo', args: { message: 'one' } }] },
+          { toolCalls: [sum] },
+          { text: 'done' },
+        ]),
+      });
+      const firstResult = await first.result;
+      expect(
+        firstResult.outputs.map((output) => [output.toolCallId, output.status, output.errorType]),
+      ).toEqual([
+        ['echo', 'ok', undefined],
+        ['sum', 'error', 'unknown-tool'],
+      ]);
+
+      const second = await runCalls(harness, { mcp: lister }, [], [sum]);
+      expect(second.outputs[0]).toMatchObject({ status: 'ok', content: 'The sum of 1 and 2 is 3.' });
+    });
+
     /** A turn whose one long call's server is killed once it has the call. */
     async function killedMidCall(options: Partial<McpServerConfig>) {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-relay-'));
       const logFile = path.join(dir, 'relay.log');
       try {
-        const { tools } = await open({
+        const mcp = await open({
           servers: [relayedEverythingOverStdio(logFile, { trusted: true, ...options })],
         });
         const turnId = uniqueTurnId('mcp-killed');
         const turn = await harness.start({
           turnId,
           input: 'something long',
-          tools,
+          tools: [],
+          mcp,
           model: scriptedModel([{ toolCalls: [longRun('long', 2)] }, { text: 'done' }]),
         });
         const calls = async () =>
@@ -192,7 +241,7 @@ export function mcpCases(harness: ConformanceHarness): void {
       const server = await startEverythingOverHttp();
       const proxy = await recordingProxy(server.url);
       try {
-        const { tools } = await open({
+        const mcp = await open({
           servers: [{ name: 'everything', trusted: true, transport: { type: 'http', url: proxy.url } }],
         });
         const turnId = uniqueTurnId('mcp-http');
@@ -208,7 +257,8 @@ export function mcpCases(harness: ConformanceHarness): void {
         const turn = await harness.start({
           turnId,
           input: 'echo, then something slow',
-          tools,
+          tools: [],
+          mcp,
           observers: [observer],
           model: scriptedModel([
             { toolCalls: [{ id: 'echo', name: 'everything_echo', args: { message: 'over http' } }] },
@@ -244,9 +294,10 @@ export function mcpCases(harness: ConformanceHarness): void {
   });
 }
 
+/** A turn that makes `calls` with the servers' tools: pinned per turn (`mcp`), or a fixed list (`tools`). */
 async function runCalls(
   harness: ConformanceHarness,
-  tools: McpToolbox['tools'],
+  source: { mcp: ToolLister } | { tools: McpToolbox['tools'] },
   observers: TurnObserver[],
   calls: { id: string; name: string; args: Record<string, unknown> }[],
   extra: { approver?: Parameters<ConformanceHarness['start']>[0]['approver'] } = {},
@@ -255,7 +306,7 @@ async function runCalls(
     await harness.start({
       turnId: uniqueTurnId('mcp'),
       input: 'use the MCP tools',
-      tools,
+      ...('mcp' in source ? { tools: [], mcp: source.mcp } : { tools: source.tools }),
       observers,
       model: scriptedModel([{ toolCalls: calls }, { text: 'done' }]),
       ...extra,

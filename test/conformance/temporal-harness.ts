@@ -43,6 +43,7 @@ export const temporalHarness: ConformanceHarness = {
       namespace,
       taskQueue,
       tools: spec.tools,
+      ...(spec.mcp ? { mcp: spec.mcp } : {}),
       models: { [spec.model.name]: spec.model },
       ...(spec.hooks ? { hooks: spec.hooks } : {}),
       ...(spec.observers ? { observers: spec.observers } : {}),

@@ -16,6 +16,7 @@ const sourceFolders = [
   'devserver',
   'examples',
   'executors',
+  'mcp',
   'metrics',
   'models',
   'test',

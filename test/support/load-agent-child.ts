@@ -3,11 +3,11 @@
  * own (Node's import() of a file, under tsx as the CLI runs here), and prints its model and tool
  * names, or the error, as JSON: for cli/load-agent.test.ts.
  */
-import { loadAgent, modelNames } from '../../cli/load-agent';
+import { loadAgent, modelNames, toolNames } from '../../cli/load-agent';
 
 loadAgent({ specifier: process.argv[2] }).then(
   async (agent) => {
-    console.log(JSON.stringify({ models: modelNames({ agent }), tools: agent.tools.map((t) => t.name) }));
+    console.log(JSON.stringify({ models: modelNames({ agent }), tools: toolNames({ agent }) }));
     // Its MCP servers' connections (stdio servers are child processes) would keep this one alive.
     await agent.mcp?.close();
   },

@@ -4,13 +4,14 @@ import {
   approvalSchema,
   approveUpdate,
   modelRequestQuery,
+  pinToolsetUpdate,
   progressQuery,
   stateQuery,
   steerSchema,
   steerSignal,
   type TurnWorkflowInput,
 } from '../../contract/turn-workflow';
-import { turnStateView } from '../../core';
+import { listedToolsetSchema, turnStateView } from '../../core';
 import { formatIssues } from '../../core/schema/format-issues';
 import { answerModelRequest, type TranscriptDigests } from '../activity-starts/model-request-answer';
 import type { HostEventSink } from './host-event-queue';
@@ -66,6 +67,25 @@ export function installTurnHandlers({
         if (!engine.view.modelInFlight || streamed.responseIndex !== engine.view.responseIndex) {
           throw new Error(`turn ${input.turnId} is not streaming response ${streamed.responseIndex}`);
         }
+      },
+    },
+  );
+  // The first offer is the turn's for good; it is in history (the update's argument), so a replay
+  // pins the same list. No engine entry: the engine sees only calls, prepared against these tools.
+  setHandler(
+    pinToolsetUpdate,
+    (offered) => {
+      turn.toolset ??= offered;
+      const pinned = turn.toolset;
+      return pinned.digest === offered.digest
+        ? { digest: pinned.digest }
+        : { digest: pinned.digest, toolset: pinned };
+    },
+    {
+      validator: (offered) => {
+        const parsed = listedToolsetSchema.safeParse(offered);
+        if (!parsed.success)
+          throw new Error(`malformed toolset: ${formatIssues(parsed.error, { root: 'toolset' })}`);
       },
     },
   );

@@ -1,6 +1,12 @@
 import type { ProgressEntry, TurnWorkflowInput } from '../../contract/turn-workflow';
-import { isTranscriptEvent, type JournalEntry, type TranscriptEvent, TurnEngine } from '../../core';
-import { type CarriedTurn, type PackedChunks, unpackCarried } from './carried-turn';
+import {
+  isTranscriptEvent,
+  type JournalEntry,
+  type ListedToolset,
+  type TranscriptEvent,
+  TurnEngine,
+} from '../../core';
+import { type CarriedTurn, type PackedCarry, type PackedChunks, unpackCarried } from './carried-turn';
 
 /** Watchers read progress by query from this many recent entries. */
 const progressWindow = 2_000;
@@ -17,6 +23,8 @@ export interface TurnRecord {
   record(entries: readonly JournalEntry[]): void;
   /** Chunks of earlier runs' events, passed on unchanged at the next continue-as-new. */
   carriedChunks?: PackedChunks;
+  /** The tools the turn's MCP servers listed, once a worker pinned them (see `pinToolsetUpdate`). */
+  toolset?: ListedToolset;
 }
 
 /**
@@ -58,5 +66,25 @@ export function openTurnRecord(input: TurnWorkflowInput, revision: () => number,
     progressSeq: () => seq,
     record,
     ...(carried ? { carriedChunks: carried.packedChunks } : {}),
+    ...(input.toolset ? { toolset: input.toolset } : {}),
+  };
+}
+
+/** The next run's input: the turn so far, packed, and the tools it pinned. */
+export function nextRunInput({
+  input,
+  turn,
+  next,
+}: {
+  input: TurnWorkflowInput;
+  turn: TurnRecord;
+  next: PackedCarry;
+}): TurnWorkflowInput {
+  return {
+    ...input,
+    run: input.run + 1,
+    carried: next.head,
+    carriedChunks: next.chunks,
+    ...(turn.toolset ? { toolset: turn.toolset } : {}),
   };
 }

@@ -34,7 +34,7 @@ import { HostEventQueue } from './host-event-queue';
 import { installTurnHandlers } from './turn-handlers';
 import { TurnListAttributes } from './turn-list-attributes';
 import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
-import { openTurnRecord, type TurnRecord } from './turn-record';
+import { nextRunInput, openTurnRecord, type TurnRecord } from './turn-record';
 import { workflowRevision } from './workflow-revision';
 
 /**
@@ -331,7 +331,7 @@ async function continueAsNewWhenDrained({
     { snapshot: turn.engine.snapshot(), events: turn.events, progressSeq: turn.progressSeq() },
     turn.carriedChunks,
   );
-  const nextInput = { ...input, run: input.run + 1, carried: next.head, carriedChunks: next.chunks };
+  const nextInput = nextRunInput({ input, turn, next });
   const chars = JSON.stringify(nextInput).length;
   // The server refuses a continue-as-new input over 2 MB and terminates the turn, its work lost. A
   // turn that no longer fits goes on in this run instead, whose history may grow to 50 MB (a patch:

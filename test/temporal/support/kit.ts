@@ -1,6 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import type { AnyTool, ConversationHooks, TurnModel } from 'durable-turns';
+import type { AnyTool, ConversationHooks, ToolLister, TurnModel } from 'durable-turns';
 import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker, type ModelRateLimit } from 'durable-turns/worker';
 import { testTemporal } from '../../support/temporal-env';
@@ -41,6 +41,7 @@ export class TemporalKit {
     model: TurnModel;
     conversationHooks?: ConversationHooks[];
     modelRateLimits?: Record<string, ModelRateLimit>;
+    mcp?: ToolLister;
   }): Promise<Worker> {
     return createTurnWorker({
       connection: this.native,
@@ -50,6 +51,7 @@ export class TemporalKit {
       models: [args.model],
       ...(args.conversationHooks ? { conversationHooks: args.conversationHooks } : {}),
       ...(args.modelRateLimits ? { modelRateLimits: args.modelRateLimits } : {}),
+      ...(args.mcp ? { mcp: args.mcp } : {}),
       // Tests that look at fleet health make workers of their own: the others would each start
       // their queue's fleet health workflow, with its workflow tasks and signals, for nothing.
       fleetHealth: false,

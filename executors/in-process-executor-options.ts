@@ -1,0 +1,87 @@
+import type { BlobStore, FileLimitsInput } from '../blobs';
+import type {
+  AnyTool,
+  Budget,
+  CompactionConfigInput,
+  DetectionConfig,
+  DispatchConfig,
+  HostTimers,
+  LimitsConfig,
+  Message,
+  RetryPolicyInput,
+  TimeoutsConfig,
+  ToolHealthRegistry,
+  ToolLister,
+  TurnHooks,
+  TurnInput,
+  TurnModel,
+  TurnObserver,
+} from '../core';
+import type { TurnTracing } from '../tracing/turn-tracing';
+import type { TurnJournal } from './journal/turn-journal';
+import type { Approver } from './turn-host';
+
+export interface InProcessExecutorOptions {
+  tools: readonly AnyTool[];
+  model: TurnModel;
+  dispatch?: Partial<DispatchConfig>;
+  budget?: Budget;
+  detection?: Partial<DetectionConfig>;
+  /** How long a call may wait for an approval before it is rejected as expired. */
+  approvals?: { timeoutMs?: number };
+  hooks?: readonly TurnHooks[];
+  observers?: readonly TurnObserver[];
+  /** Shared across turns; pass one registry to several executors to share health and circuits. */
+  health?: ToolHealthRegistry;
+  /**
+   * Servers that list tools at run time (`mcpTools` from `durable-turns/mcp`): each turn uses the
+   * tools they list when it begins, to its end. A name one of them shares with `tools` fails here.
+   * (A turn resumed after its host was lost uses what they list when it resumes.)
+   */
+  mcp?: ToolLister;
+  /** Where turns are journaled (default: this process's memory). */
+  journal?: TurnJournal;
+  approver?: Approver;
+  /** Names this host in journal leases. */
+  owner?: string;
+  /** Retries of transient model failures (the engine's default: 5 attempts from 500 ms, ×2). */
+  modelRetry?: RetryPolicyInput;
+  /** Default time limits of a tool attempt and a model request (the engine's: 10 and 5 minutes). */
+  timeouts?: Partial<TimeoutsConfig>;
+  limits?: Partial<LimitsConfig>;
+  /** `since-receipt`: requests send only what is new since the provider's last response id (see `continuationSchema`). */
+  continuation?: 'full' | 'since-receipt';
+  /** Compact the context when it would overflow (see `compactionConfigSchema`); absent: never. */
+  compaction?: CompactionConfigInput;
+  timers?: HostTimers;
+  leaseMs?: number;
+  /** OpenTelemetry traces of its turns (`createTurnTracing`). Unset: as the environment says (`turnTracingFromEnv`). `false`: off. */
+  tracing?: TurnTracing | false;
+  /**
+   * Where files too large for the transcript are kept (the claim check; see `FileLimits`). Default:
+   * as `DURABLE_TURNS_BLOB_STORE` says, else a `.state/blobs` folder; `false`: none (only files
+   * within the inline limit are kept).
+   */
+  blobStore?: BlobStore | false;
+  /** Inline limit and per-file limit (64 KiB and 20 MiB by default). */
+  fileLimits?: FileLimitsInput;
+}
+
+export interface InProcessWatchOptions {
+  /** Start after this entry's sequence number (0: from the start). */
+  after?: number;
+  /** Also the text and reasoning as they stream (default true). */
+  live?: boolean;
+}
+
+export interface RunTurnArgs {
+  turnId: string;
+  input: TurnInput;
+  /**
+   * Messages every model request of the turn sends before the turn's own, never recorded in its
+   * journal: a conversation's earlier turns (`InProcessConversations` passes them). A model that
+   * continues from a provider receipt sends only what follows it; a compacted request sends the
+   * summary in their place.
+   */
+  earlier?: () => Promise<Message[]>;
+}
