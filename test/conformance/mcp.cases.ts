@@ -162,7 +162,13 @@ export function mcpCases(harness: ConformanceHarness): void {
         tools: [],
         mcp: lister,
         // The list grows once the first call runs: before the turn's second request.
-        observers: [{ onToolPre: () => void (grown = true) }],
+        observers: [
+          {
+            onToolPre: () => {
+              grown = true;
+            },
+          },
+        ],
         model: scriptedModel([
           { toolCalls: [{ id: 'echo', name: 'everything_echo', args: { message: 'one' } }] },
           { toolCalls: [sum] },
