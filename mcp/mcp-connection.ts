@@ -2,7 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { durableTurnsVersion } from '../core/package-version';
 import { McpConnectError } from './mcp-call-failure';
 import type { ParsedMcpServerConfig } from './mcp-server-config';
@@ -20,6 +24,10 @@ export class McpConnection {
   private connecting: Promise<Client> | undefined;
   private readonly recentStderr: string[] = [];
   private closed = false;
+  /** The last list, kept while a server that announces changes (`tools.listChanged`) has announced none. */
+  private heldList: { client: Client; tools: Tool[] } | undefined;
+  /** Counts announced changes, so a list read while one arrived is not kept. */
+  private changes = 0;
 
   constructor(readonly config: ParsedMcpServerConfig) {}
 
@@ -27,9 +35,14 @@ export class McpConnection {
     return this.config.name;
   }
 
-  /** Every tool the server lists, page by page. */
+  /**
+   * Every tool the server lists, page by page. A server that announces changes to its list is
+   * asked again only after it announced one (or after a reconnect); any other, every time.
+   */
   async listTools(): Promise<Tool[]> {
     const client = await this.client();
+    if (this.heldList?.client === client) return this.heldList.tools;
+    const changesBefore = this.changes;
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
@@ -39,6 +52,8 @@ export class McpConnection {
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
+    const announces = client.getServerCapabilities()?.tools?.listChanged === true;
+    if (announces && changesBefore === this.changes) this.heldList = { client, tools };
     return tools;
   }
 
@@ -99,6 +114,10 @@ export class McpConnection {
   private async connect(onClose: () => void): Promise<Client> {
     const client = new Client({ name: 'durable-turns', version: durableTurnsVersion });
     client.onclose = onClose;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.changes += 1;
+      this.heldList = undefined;
+    });
     await client.connect(this.transport(), { timeout: this.config.connectTimeoutMs });
     return client;
   }

@@ -15,11 +15,13 @@ import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { NativeConnection } from '@temporalio/worker';
-import { scriptedModel, type TurnModel } from 'durable-turns';
+import { scriptedModel, type ToolLister, type TurnModel } from 'durable-turns';
 import { ConversationClient, TurnClient, turnSearchAttributeList } from 'durable-turns/client';
 import { ensureTemporal } from 'durable-turns/devserver';
+import { mcpTools } from 'durable-turns/mcp';
 import { createTurnWorker, type ModelRateLimit } from 'durable-turns/worker';
 import { conversationWorkflowId, conversationWorkflowIdPrefix } from '../../contract/conversation-workflow';
+import { everythingOverStdio } from '../support/mcp-servers';
 import { crashScript } from '../temporal/support/crash-script';
 import { collect, pollFor } from '../temporal/support/poll';
 import { replayTools } from './replay-tools';
@@ -48,6 +50,7 @@ async function withWorker(
   model: TurnModel,
   body: () => Promise<void>,
   modelRateLimits?: Record<string, ModelRateLimit>,
+  mcp?: ToolLister,
 ) {
   const worker = await createTurnWorker({
     connection: env.native,
@@ -56,6 +59,7 @@ async function withWorker(
     tools,
     models: [model],
     ...(modelRateLimits ? { modelRateLimits } : {}),
+    ...(mcp ? { mcp } : {}),
   });
   await worker.runUntil(body);
 }
@@ -88,6 +92,37 @@ const scenarios: Record<string, Scenario> = {
       await turn.approve('e', 'looks fine');
       expect((await turn.result()).status, 'completed');
     });
+  },
+  /** An MCP server's tools: the turn pins its list (a pinToolset Update), and carries it across continue-as-new. */
+  'mcp-pinned-toolset': async ({ env, taskQueue, turnId }) => {
+    const mcp = await mcpTools({
+      servers: [everythingOverStdio({ trusted: true, only: ['echo', 'get-sum'] })],
+    });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'e', name: 'everything_echo', args: { message: 'hi' } }] },
+      { toolCalls: [{ id: 's', name: 'everything_get-sum', args: { a: 1, b: 2 } }] },
+      { text: 'done' },
+    ]);
+    try {
+      await withWorker(
+        env,
+        taskQueue,
+        model,
+        async () => {
+          const turn = await client(env, taskQueue).start({
+            turnId,
+            input: 'go',
+            model: 'scripted',
+            continueAsNewAfterEvents: 12,
+          });
+          expect((await turn.result()).status, 'completed');
+        },
+        undefined,
+        mcp,
+      );
+    } finally {
+      await mcp.close();
+    }
   },
   /** A rate-limited model: its first request is sent on to the model's queue, the next go there. */
   'rate-limited-model': async ({ env, taskQueue, turnId }) => {
