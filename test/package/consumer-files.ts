@@ -23,6 +23,7 @@ export const entryPoints = {
   'durable-turns/devserver': ['ensureTemporal', 'startDevServer', 'resolveTemporalCli', 'TemporalSetupError'],
   'durable-turns/sqlite': ['SqliteJournal'],
   'durable-turns/mcp': ['mcpTools', 'idempotencyKeyMeta'],
+  'durable-turns/ui-stream': ['turnUiStreamResponse', 'turnUiChunks', 'visibleParts'],
   'durable-turns/tracing': ['createTurnTracing', 'turnTracingFromEnv', 'turnClientInterceptors'],
   'durable-turns/codec': [
     'EncryptionCodec',

@@ -21,6 +21,7 @@ const sourceFolders = [
   'models',
   'test',
   'tracing',
+  'ui-stream',
   'worker',
   'workflows',
 ];
