@@ -1,0 +1,115 @@
+import type { UIMessage, UIMessageChunk } from 'ai';
+import type { JournalEntry, PreparedCall, TurnWatchEvent } from 'durable-turns';
+import { readUiMessage, visibleParts } from './read-ui-message';
+import { turnUiStreamResponse } from './turn-ui-stream-response';
+
+/** The message a `useChat` client makes of these events, read with the AI SDK's own code. */
+async function messageOf(events: TurnWatchEvent[]): Promise<UIMessage & { chunks: UIMessageChunk[] }> {
+  async function* replay() {
+    yield* events;
+  }
+  const { message, chunks } = await readUiMessage(turnUiStreamResponse({ events: replay(), messageId: 'm' }));
+  if (!message) throw new Error('no message');
+  return { ...message, chunks };
+}
+
+let seq = 0;
+const entry = (value: JournalEntry): TurnWatchEvent => ({ kind: 'entry', seq: ++seq, entry: value });
+const delta = (offset: number, text: string): TurnWatchEvent => ({
+  kind: 'delta',
+  responseIndex: 0,
+  channel: 'text',
+  offset,
+  delta: text,
+});
+const requested = entry({ type: 'model.requested', responseIndex: 0 });
+const responded = (text: string, calls: PreparedCall[] = []) =>
+  entry({
+    type: 'model.responded',
+    responseIndex: 0,
+    message: { role: 'assistant', content: [{ type: 'text', text }] },
+    calls,
+    usage: { inputTokens: 1, outputTokens: 1 },
+    finishReason: calls.length > 0 ? 'tool-calls' : 'stop',
+  });
+const finished = (status: 'completed' | 'cancelled', reason?: string) =>
+  entry({ type: 'turn.finished', status, ...(reason ? { reason } : {}) });
+const texts = (parts: UIMessage['parts']) =>
+  parts.flatMap((part) => (part.type === 'text' ? [`${part.text}${part.state === 'done' ? '' : '…'}`] : []));
+
+test('text that no longer stands (its request was asked again) ends its part, is marked retracted, and the rest goes on in a new part', async () => {
+  const message = await messageOf([
+    requested,
+    delta(0, 'Hel'),
+    { kind: 'restart', responseIndex: 0 },
+    delta(0, 'Hello there'),
+    responded('Hello there'),
+    finished('completed'),
+  ]);
+  expect(texts(message.parts)).toEqual(['Hel', 'Hello there']);
+  expect(texts(visibleParts(message))).toEqual(['Hello there']);
+});
+
+test('a watcher that joined mid-response shows nothing it cannot continue, then the whole text at the end', async () => {
+  const message = await messageOf([
+    requested,
+    { kind: 'gap', responseIndex: 0, channel: 'text', offset: 0, length: 6 },
+    delta(6, 'world'),
+    { kind: 'restart', responseIndex: 0 },
+    delta(0, 'Hello world'),
+    responded('Hello world'),
+    finished('completed'),
+  ]);
+  expect(texts(message.parts)).toEqual(['Hello world']);
+});
+
+test('a turn cancelled mid-response ends its text where it stopped, with the finish saying interrupted', async () => {
+  const events = [requested, delta(0, 'Partial'), finished('cancelled', 'operator stopped it')];
+  const message = await messageOf(events);
+  expect(texts(message.parts)).toEqual(['Partial']);
+  expect(message.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'interrupted' });
+  expect(message.parts).toContainEqual({
+    type: 'data-outcome',
+    data: { status: 'cancelled', reason: 'operator stopped it' },
+  });
+});
+
+test('a call an approver rejected shows its approval request, then as denied; no output is added after it', async () => {
+  const call: PreparedCall = {
+    toolCallId: 'c1',
+    toolName: 'deploy',
+    input: { target: 'prod' },
+    policy: {
+      concurrencySafe: false,
+      resources: [],
+      retry: {
+        maxAttempts: 1,
+        initialDelayMs: 200,
+        backoffCoefficient: 2,
+        maxDelayMs: 30_000,
+        nonRetryableErrorTypes: [],
+      },
+      retrySafe: false,
+      requiresApproval: true,
+    },
+  };
+  const message = await messageOf([
+    requested,
+    responded('Deploying.', [call]),
+    entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
+    entry({ type: 'tool.approval_decided', toolCallId: 'c1', approved: false, reason: 'not today' }),
+    entry({
+      type: 'tool.completed',
+      toolCallId: 'c1',
+      output: {
+        status: 'error',
+        content: 'the call was rejected: not today',
+        attempts: 0,
+        errorType: 'rejected',
+      },
+    }),
+    finished('completed'),
+  ]);
+  const tool = message.parts.find((part) => part.type === 'dynamic-tool');
+  expect(tool).toMatchObject({ toolName: 'deploy', state: 'output-denied', input: { target: 'prod' } });
+});
