@@ -72,6 +72,8 @@ export interface InProcessWatchOptions {
   after?: number;
   /** Also the text and reasoning as they stream (default true). */
   live?: boolean;
+  /** Ends the watch (it returns) when aborted, also while it waits for the turn's next event. */
+  signal?: AbortSignal;
 }
 
 export interface RunTurnArgs {

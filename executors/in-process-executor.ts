@@ -237,13 +237,13 @@ export class InProcessExecutor {
   watch(turnId: string, options?: InProcessWatchOptions): AsyncGenerator<TurnWatchEvent>;
   async *watch(
     turnId: string,
-    { after = 0, live = true }: InProcessWatchOptions = {},
+    { after = 0, live = true, signal }: InProcessWatchOptions = {},
   ): AsyncGenerator<TurnWatchEvent> {
     assertTurnId(turnId);
     if (!Number.isInteger(after) || after < 0)
       throw new Error(`watch: after must be a sequence number (an integer ≥ 0), got ${String(after)}`);
     const feed = this.feeds.get(turnId) ?? (await this.recordedFeed(turnId));
-    yield* watchTurnFeed({ feed, after, live });
+    yield* watchTurnFeed({ feed, after, live, ...(signal ? { signal } : {}) });
   }
 
   /**

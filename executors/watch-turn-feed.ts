@@ -14,15 +14,21 @@ export async function* watchTurnFeed({
   feed,
   after,
   live,
+  signal,
 }: {
   feed: TurnFeed;
   after: number;
   live: boolean;
+  signal?: AbortSignal;
 }): AsyncGenerator<TurnWatchEvent> {
   const assembler = new LiveTextAssembler();
   // Entry `seq` N is feed.entries[N - 1]: `next` is the index of the first one not yet yielded.
   let next = after;
+  const aborted = signal
+    ? new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+    : undefined;
   for (;;) {
+    if (signal?.aborted) return;
     // Asked before looking, so a change while this watcher yields is not missed.
     const changed = feed.changed();
     while (next < feed.entries.length) {
@@ -55,6 +61,6 @@ export async function* watchTurnFeed({
         `turn ${feed.turnId} stopped on this executor before it finished (${why}); continue it with resumeTurn and watch it again with { after: ${next} }`,
       );
     }
-    await changed;
+    await (aborted ? Promise.race([changed, aborted]) : changed);
   }
 }

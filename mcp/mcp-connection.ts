@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
@@ -46,9 +49,11 @@ export class McpConnection {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: this.config.connectTimeoutMs,
-      });
+      const page = await client
+        .listTools(cursor === undefined ? {} : { cursor }, { timeout: this.config.connectTimeoutMs })
+        .catch(async (error: unknown) => {
+          throw await this.sessionGone(client, error);
+        });
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -73,12 +78,35 @@ export class McpConnection {
     const client = await this.client().catch((error: unknown) => {
       throw new McpConnectError(error instanceof Error ? error.message : String(error), { cause: error });
     });
-    // The SDK cancels the request on the server (notifications/cancelled) when the signal fires.
-    return (await client.callTool({ name: tool, arguments: args, _meta: meta }, undefined, {
-      signal,
-      timeout: noSdkTimeoutMs,
-      onprogress: onProgress,
-    })) as CallToolResult;
+    try {
+      // The SDK cancels the request on the server (notifications/cancelled) when the signal fires.
+      return (await client.callTool({ name: tool, arguments: args, _meta: meta }, undefined, {
+        signal,
+        timeout: noSdkTimeoutMs,
+        onprogress: onProgress,
+      })) as CallToolResult;
+    } catch (error) {
+      throw await this.sessionGone(client, error);
+    }
+  }
+
+  /**
+   * A Streamable HTTP server that no longer knows the session (it restarted, or let the session
+   * expire) refuses the request at the HTTP level — 404 by the spec, 400 from some servers (the
+   * reference `server-everything`) — and the SDK never closes the connection: the request was not
+   * processed, and this connection is dropped so the next use makes a new session.
+   */
+  private async sessionGone(client: Client, error: unknown): Promise<unknown> {
+    if (!(error instanceof StreamableHTTPError) || (error.code !== 404 && error.code !== 400)) return error;
+    const dropped = this.connecting;
+    if (dropped && (await dropped.catch(() => undefined)) === client) this.connecting = undefined;
+    await client.close().catch(() => {});
+    return new McpConnectError(
+      `the server no longer knows this session (HTTP ${error.code}): ${error.message}`,
+      {
+        cause: error,
+      },
+    );
   }
 
   /** The last lines the server wrote to stderr (stdio servers), for messages about its failures. */

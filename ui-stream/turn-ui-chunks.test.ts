@@ -8,7 +8,9 @@ async function messageOf(events: TurnWatchEvent[]): Promise<UIMessage & { chunks
   async function* replay() {
     yield* events;
   }
-  const { message, chunks } = await readUiMessage(turnUiStreamResponse({ events: replay(), messageId: 'm' }));
+  const { message, chunks } = await readUiMessage(
+    turnUiStreamResponse({ watch: () => replay(), messageId: 'm' }),
+  );
   if (!message) throw new Error('no message');
   return { ...message, chunks };
 }
@@ -112,4 +114,111 @@ test('a call an approver rejected shows its approval request, then as denied; no
   ]);
   const tool = message.parts.find((part) => part.type === 'dynamic-tool');
   expect(tool).toMatchObject({ toolName: 'deploy', state: 'output-denied', input: { target: 'prod' } });
+});
+
+const read: PreparedCall = {
+  toolCallId: 'c1',
+  toolName: 'read_file',
+  input: { path: 'a' },
+  policy: {
+    concurrencySafe: true,
+    resources: [],
+    retry: {
+      maxAttempts: 1,
+      initialDelayMs: 200,
+      backoffCoefficient: 2,
+      maxDelayMs: 30_000,
+      nonRetryableErrorTypes: [],
+    },
+    retrySafe: true,
+    requiresApproval: false,
+  },
+};
+
+test('a response whose call started before its text was seen has its parts in the order of the message, however it was watched', async () => {
+  const accepted = entry({ type: 'model.call_accepted', responseIndex: 0, call: read });
+  const started = entry({ type: 'tool.attempt_started', toolCallId: 'c1', attempt: 1, at: 1 });
+  const ended = entry({ type: 'model.response_ended', responseIndex: 0, at: 2 });
+  const order = (message: UIMessage) =>
+    visibleParts(message).flatMap((part) =>
+      part.type === 'text'
+        ? [`text:${part.text}`]
+        : part.type === 'dynamic-tool'
+          ? [`tool:${part.toolName}`]
+          : [],
+    );
+
+  const live = await messageOf([
+    requested,
+    delta(0, 'Hello '),
+    accepted,
+    started,
+    delta(6, 'world'),
+    ended,
+    responded('Hello world', [read]),
+  ]);
+  // A replay: the text comes whole after the response ended.
+  const replayed = await messageOf([
+    requested,
+    accepted,
+    started,
+    ended,
+    delta(0, 'Hello world'),
+    responded('Hello world', [read]),
+  ]);
+  // A late joiner: a gap, then deltas it cannot continue, then the whole text.
+  const joined = await messageOf([
+    requested,
+    accepted,
+    started,
+    { kind: 'gap', responseIndex: 0, channel: 'text', offset: 0, length: 6 },
+    delta(6, 'world'),
+    ended,
+    { kind: 'restart', responseIndex: 0 },
+    delta(0, 'Hello world'),
+    responded('Hello world', [read]),
+  ]);
+
+  for (const message of [live, replayed, joined])
+    expect(order(message)).toEqual(['text:Hello world', 'tool:read_file']);
+});
+
+test('nothing is shown after the finish: a stale look at the text that comes after it adds no part', async () => {
+  const message = await messageOf([
+    requested,
+    delta(0, 'Hi'),
+    responded('Hi'),
+    finished('completed'),
+    delta(0, 'Hi'),
+  ]);
+  expect(texts(message.parts)).toEqual(['Hi']);
+  expect(message.chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'stop' });
+});
+
+test('an approved call shows the approval answered, then its output', async () => {
+  const call = { ...read, policy: { ...read.policy, requiresApproval: true } };
+  const states: string[] = [];
+  const events = [
+    requested,
+    responded('Reading.', [call]),
+    entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
+    entry({ type: 'tool.approval_decided', toolCallId: 'c1', approved: true, reason: 'fine' }),
+    entry({
+      type: 'tool.completed',
+      toolCallId: 'c1',
+      output: { status: 'ok', content: 'contents', attempts: 1 },
+    }),
+    finished('completed'),
+  ];
+  for (let upTo = 3; upTo <= events.length; upTo++) {
+    const message = await messageOf(events.slice(0, upTo));
+    const tool = message.parts.find((part) => part.type === 'dynamic-tool');
+    states.push(tool && 'state' in tool ? tool.state : 'none');
+  }
+  expect(states).toEqual([
+    'approval-requested',
+    'approval-responded',
+    'output-available',
+    'output-available',
+  ]);
 });

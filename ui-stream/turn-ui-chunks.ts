@@ -21,7 +21,9 @@ type Chunk = UIMessageChunk<unknown, TurnDataParts>;
 
 interface OpenPart {
   id: string;
-  /** Characters of the channel's text this part has shown. */
+  /** The channel's text this part has shown (its length: how far it has got). */
+  text: string;
+  /** Characters of the channel's text this part has shown; -1 for a part never started (a gap first). */
   shown: number;
   /** Text was missed (a gap): what it shows can no longer be continued by deltas. */
   broken: boolean;
@@ -45,7 +47,11 @@ export async function* turnUiChunks(
 ): AsyncGenerator<Chunk> {
   const mapper = new TurnUiMapper();
   yield { type: 'start', messageId };
-  for await (const event of events) yield* mapper.map(event);
+  for await (const event of events) {
+    yield* mapper.map(event);
+    // Nothing after the finish: leaving the loop also ends the watch.
+    if (mapper.finished) return;
+  }
 }
 
 class TurnUiMapper {
@@ -66,13 +72,23 @@ class TurnUiMapper {
    * watcher that did not see it stream, so they do not release what is held.
    */
   private ended = false;
+  finished = false;
 
   *map(event: TurnWatchEvent): Generator<Chunk> {
+    // Only the response being asked for streams; anything else is a stale look.
+    if (event.kind !== 'entry' && event.responseIndex !== this.responseIndex) return;
     switch (event.kind) {
-      case 'delta':
-        yield* this.delta(event.channel, event.offset, event.delta);
-        if (!this.ended) yield* this.release();
+      case 'delta': {
+        const shown = [...this.delta(event.channel, event.offset, event.delta)];
+        yield* shown;
+        // Live text was shown: what the response's calls did so far follows it.
+        if (
+          !this.ended &&
+          shown.some((chunk) => chunk.type === 'text-delta' || chunk.type === 'reasoning-delta')
+        )
+          yield* this.release();
         return;
+      }
       case 'gap': {
         const part = this.open.get(event.channel);
         if (part) part.broken = true;
@@ -81,7 +97,6 @@ class TurnUiMapper {
       }
       case 'restart':
         yield* this.retractAll();
-        if (!this.ended) yield* this.release();
         return;
       case 'entry':
         yield* this.entry(event.entry);
@@ -133,6 +148,12 @@ class TurnUiMapper {
         yield { type: 'tool-approval-request', approvalId: entry.toolCallId, toolCallId: entry.toolCallId };
         return;
       case 'tool.approval_decided':
+        yield {
+          type: 'tool-approval-response',
+          approvalId: entry.toolCallId,
+          approved: entry.approved,
+          ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
+        };
         if (!entry.approved) {
           this.denied.add(entry.toolCallId);
           yield { type: 'tool-output-denied', toolCallId: entry.toolCallId };
@@ -178,6 +199,7 @@ class TurnUiMapper {
           };
         return;
       case 'turn.finished':
+        this.finished = true;
         yield* this.release();
         yield* this.retractOpen();
         yield {
@@ -207,6 +229,7 @@ class TurnUiMapper {
     const fresh = delta.slice(part.shown - offset);
     if (fresh === '') return;
     part.shown += fresh.length;
+    part.text += fresh;
     yield deltaOf(channel, part.id, fresh);
   }
 
@@ -215,7 +238,8 @@ class TurnUiMapper {
     for (const channel of channels) {
       const text = channelText(message, channel);
       let part = this.open.get(channel);
-      if (part && (part.broken || !text.startsWith(text.slice(0, part.shown)) || part.shown > text.length)) {
+      // Shown text that is not where the recorded text starts no longer stands.
+      if (part && (part.broken || !text.startsWith(part.text))) {
         yield* this.retract(channel, part);
         part = undefined;
       }
@@ -271,7 +295,7 @@ class TurnUiMapper {
 
   private newPart(channel: LiveChannelName): OpenPart {
     this.parts += 1;
-    return { id: `${channel}-${this.responseIndex}-${this.parts}`, shown: 0, broken: false };
+    return { id: `${channel}-${this.responseIndex}-${this.parts}`, text: '', shown: 0, broken: false };
   }
 }
 

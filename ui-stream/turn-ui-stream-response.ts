@@ -3,31 +3,43 @@ import type { TurnWatchEvent } from '../core';
 import { turnUiChunks } from './turn-ui-chunks';
 
 /**
- * A turn as the AI SDK's UI message stream over SSE (what `useChat` reads), from its start: give
- * it the turn's watch from the beginning (`TurnHandle.watch({ after: 0 })` on Temporal,
- * `InProcessExecutor.watch(turnId, { after: 0 })` in process). Everything comes from the turn, so
- * any server instance can answer a reconnect the same way. A client that goes away ends the watch.
+ * A turn as the AI SDK's UI message stream over SSE (what `useChat` reads), from its start: `watch`
+ * opens the turn's watch from the beginning (`TurnHandle.watch({ after: 0, signal })` on Temporal,
+ * `InProcessExecutor.watch(turnId, { after: 0, signal })` in process). Everything comes from the
+ * turn, so any server instance answers a reconnect the same way. The watch ends when the client
+ * goes away (the response's stream is cancelled), when `signal` (the request's) aborts, or after
+ * the turn's end.
  */
 export function turnUiStreamResponse({
-  events,
+  watch,
   messageId,
+  signal,
   headers,
 }: {
-  events: AsyncIterable<TurnWatchEvent>;
+  watch: (signal: AbortSignal) => AsyncIterable<TurnWatchEvent>;
   /** The assistant message's id on the client (e.g. the turn id). */
   messageId: string;
+  signal?: AbortSignal;
   headers?: Record<string, string>;
 }): Response {
-  const chunks = turnUiChunks(events, { messageId });
+  const stop = new AbortController();
+  const abort = () => stop.abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  const chunks = turnUiChunks(watch(stop.signal), { messageId });
+  const end = async () => {
+    signal?.removeEventListener('abort', abort);
+    // The abort ends a watch waiting for the turn's next event; then the generator can return.
+    stop.abort();
+    await chunks.return(undefined);
+  };
   const stream = new ReadableStream({
     async pull(controller) {
       const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
+      if (!next.done) return controller.enqueue(next.value);
+      controller.close();
+      await end();
     },
-    async cancel() {
-      await chunks.return(undefined);
-    },
+    cancel: end,
   });
   return createUIMessageStreamResponse({ stream, ...(headers ? { headers } : {}) });
 }

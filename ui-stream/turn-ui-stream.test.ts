@@ -1,4 +1,5 @@
-import { InProcessExecutor, scriptedModel } from 'durable-turns';
+import { defineTool, InProcessExecutor, scriptedModel } from 'durable-turns';
+import { z } from 'zod';
 import {
   streamingScriptShown as expected,
   read,
@@ -14,7 +15,7 @@ test('a turn read live through the AI SDK client: its reasoning, text, tool call
   const turns = executor();
   const done = turns.runTurn({ turnId: 'ui-1', input: 'read a.txt' });
   const { message, chunks } = await readUiMessage(
-    turnUiStreamResponse({ events: turns.watch('ui-1', { after: 0 }), messageId: 'ui-1' }),
+    turnUiStreamResponse({ watch: (signal) => turns.watch('ui-1', { after: 0, signal }), messageId: 'ui-1' }),
   );
   await done;
 
@@ -32,19 +33,57 @@ test('a client that drops the stream mid-turn and comes back is sent the message
   const turns = executor();
   const done = turns.runTurn({ turnId: 'ui-2', input: 'read a.txt' });
   const first = await readUiMessage(
-    turnUiStreamResponse({ events: turns.watch('ui-2', { after: 0 }), messageId: 'ui-2' }),
+    turnUiStreamResponse({ watch: (signal) => turns.watch('ui-2', { after: 0, signal }), messageId: 'ui-2' }),
     { stopAfter: 5 },
   );
   expect(first.chunks).toHaveLength(5);
   // Back while the turn still runs, and once more after it ended.
   const again = await readUiMessage(
-    turnUiStreamResponse({ events: turns.watch('ui-2', { after: 0 }), messageId: 'ui-2' }),
+    turnUiStreamResponse({ watch: (signal) => turns.watch('ui-2', { after: 0, signal }), messageId: 'ui-2' }),
   );
   await done;
   const after = await readUiMessage(
-    turnUiStreamResponse({ events: turns.watch('ui-2', { after: 0 }), messageId: 'ui-2' }),
+    turnUiStreamResponse({ watch: (signal) => turns.watch('ui-2', { after: 0, signal }), messageId: 'ui-2' }),
   );
 
   expect(shown(again.message)).toEqual(expected);
   expect(shown(after.message)).toEqual(expected);
+});
+
+test('a client that goes away while the turn waits ends the watch at once, not at the turn’s next event', async () => {
+  const approval = defineTool({
+    name: 'deploy',
+    description: 'Deploys',
+    input: z.object({}),
+    requiresApproval: true,
+    execute: () => 'deployed',
+  });
+  const turns = new InProcessExecutor({
+    tools: [approval],
+    // Nobody answers: the turn waits as long as the test lets it.
+    approver: () => new Promise(() => {}),
+    model: scriptedModel([{ toolCalls: [{ id: 'd', name: 'deploy', args: {} }] }, { text: 'done' }]),
+  });
+  const controller = new AbortController();
+  const done = turns.runTurn({ turnId: 'ui-3', input: 'deploy' }, { signal: controller.signal });
+  let watchEnded = false;
+  const watch = async function* (signal: AbortSignal) {
+    try {
+      yield* turns.watch('ui-3', { after: 0, signal });
+    } finally {
+      watchEnded = true;
+    }
+  };
+  const response = turnUiStreamResponse({ watch, messageId: 'ui-3' });
+  const reader = response.body?.getReader();
+  let seen = '';
+  while (!seen.includes('tool-approval-request'))
+    seen += new TextDecoder().decode((await reader?.read())?.value);
+
+  await reader?.cancel();
+  for (let tick = 0; tick < 10 && !watchEnded; tick++) await new Promise((resolve) => setImmediate(resolve));
+  expect(watchEnded).toBe(true);
+
+  controller.abort();
+  expect((await done).status).toBe('cancelled');
 });

@@ -63,8 +63,12 @@ export function filesystemOverStdio(root: string, options: Partial<McpServerConf
 }
 
 /** `server-everything streamableHttp` on a free port, once it listens. */
-export async function startEverythingOverHttp(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
+export async function startEverythingOverHttp({ port: chosen }: { port?: number } = {}): Promise<{
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}> {
+  const port = chosen ?? (await freePort());
   const child = spawn(process.execPath, [everythingMain, 'streamableHttp'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -77,7 +81,7 @@ export async function startEverythingOverHttp(): Promise<{ url: string; stop(): 
     });
     child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}: ${said}`)));
   });
-  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => stopChild(child) };
+  return { url: `http://127.0.0.1:${port}/mcp`, port, stop: () => stopChild(child) };
 }
 
 /** A JSON-RPC message a client sent through the proxy. */
