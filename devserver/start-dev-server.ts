@@ -116,18 +116,23 @@ export async function startDevServer({
   const cli = cliPath ?? (await resolveTemporalCli({ log })).path;
   // A chosen port that is taken fails before anything starts: when another Temporal server holds
   // it, the readiness check would find that one answering, and the caller (two `durable-turns dev`
-  // with different agents) would share its server and task queue without a word.
-  if (port !== undefined && (await portInUse({ host, port })))
-    throw new TemporalSetupError(
-      `Port ${port} on ${host} is in use (another Temporal dev server, or another \`durable-turns dev\`?): stop ` +
-        `what listens there, choose another port, or set TEMPORAL_ADDRESS=${host}:${port} to use the server there.`,
-    );
+  // with different agents) would share its server and task queue without a word. Checked again
+  // before each relaunch, which could otherwise meet a server that took the port meanwhile.
+  const refuseChosenPortInUse = async () => {
+    if (port !== undefined && (await portInUse({ host, port })))
+      throw new TemporalSetupError(
+        `Port ${port} on ${host} is in use (another Temporal dev server, or another \`durable-turns dev\`?): stop ` +
+          `what listens there, choose another port, or set TEMPORAL_ADDRESS=${host}:${port} to use the server there.`,
+      );
+  };
+  await refuseChosenPortInUse();
   if (!headless && uiPort !== undefined && (await portInUse({ host, port: uiPort })))
     throw new TemporalSetupError(
       `Port ${uiPort} on ${host} (the Web UI's) is in use: stop what listens there, or choose another UI port.`,
     );
 
   for (let launchNumber = 1; ; launchNumber++) {
+    if (launchNumber > 1) await refuseChosenPortInUse();
     const grpcPort = port ?? (await pickPort());
     const webPort = headless ? undefined : (uiPort ?? (await pickPort()));
     const args = [

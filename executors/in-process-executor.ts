@@ -127,6 +127,8 @@ export class InProcessExecutor {
         store: this.blobStore,
         ...(this.options.fileLimits ? { limits: this.options.fileLimits } : {}),
       });
+      // Before the lease: a server that cannot list its tools fails the turn before it is journaled.
+      const host = await this.hostFor(turnId);
       const session = await this.journal.open({ turnId, owner: this.owner, leaseMs: this.host.leaseMs });
       const { entries, version } = await session.load();
       if (entries.length > 0) {
@@ -144,7 +146,7 @@ export class InProcessExecutor {
       return driveTurn({
         engine: started.engine,
         writer,
-        host: await this.hostFor(turnId),
+        host,
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),
@@ -174,6 +176,7 @@ export class InProcessExecutor {
     assertTurnId(turnId);
     this.claim(turnId);
     return this.driving(turnId, async (feed, inbox) => {
+      const host = await this.hostFor(turnId);
       const session = await this.journal.open({
         turnId,
         owner: this.owner,
@@ -196,7 +199,7 @@ export class InProcessExecutor {
       return driveTurn({
         engine,
         writer,
-        host: await this.hostFor(turnId),
+        host,
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),

@@ -95,3 +95,12 @@ test("a host whose own tool shares a name with a server's fails when it is made,
   const clash = defineTool({ name: 's_a', description: 'mine', input: z.object({}), execute: () => 'mine' });
   expect(() => turnToolsets({ own: [clash], lister: lister(['a']) })).toThrow('two tools are named "s_a"');
 });
+
+test("a wave's calls asking at once on one host share one offer", async () => {
+  const servers = lister(['a']);
+  const toolsets = new TurnToolsets([own], servers);
+  const pin = turnPin();
+  const registries = await Promise.all([1, 2, 3].map(() => toolsets.registryFor('t1', pin)));
+  expect(new Set(registries).size).toBe(1);
+  expect({ lists: servers.lists, offers: pin.offers }).toEqual({ lists: 1, offers: 1 });
+});

@@ -34,6 +34,7 @@ export class TurnToolsets {
   /** Each turn's pinned list, by digest: many turns share a few lists. */
   private readonly pinned = new Map<string, string>();
   private readonly lists = new Map<string, ToolRegistry>();
+  private readonly asking = new Map<string, Promise<ToolRegistry>>();
 
   constructor(
     private readonly own: readonly AnyTool[],
@@ -49,8 +50,19 @@ export class TurnToolsets {
       remember(this.lists, digest, held, registriesHeld);
       return held;
     }
-    // Not seen here, or its list was let go: offer what the servers list now; the turn answers
-    // with what it pinned (the same, unless another host or an earlier look pinned another).
+    // Calls of one wave ask at once: they share one offer, so the list enters history once per host.
+    const asking = this.asking.get(turnId);
+    if (asking) return asking;
+    const offer = this.offer(turnId, pin).finally(() => this.asking.delete(turnId));
+    this.asking.set(turnId, offer);
+    return offer;
+  }
+
+  /**
+   * Not seen here, or its list was let go: offers what the servers list now; the turn answers with
+   * what it pinned (the same, unless another host or an earlier look pinned another).
+   */
+  private async offer(turnId: string, pin: PinToolset): Promise<ToolRegistry> {
     const offered = await this.lister.list();
     const answer = await pin(offered);
     const toolset = answer.toolset ?? offered;

@@ -17,7 +17,8 @@ test('a turn on Temporal read through the AI SDK client, live, again mid-turn af
     const turn = await kit
       .client(taskQueue)
       .start({ turnId: uniqueTurnId('ui'), input: 'read a.txt', model: model.name });
-    const open = () => turnUiStreamResponse({ watch: (signal) => turn.watch({ after: 0, signal }), messageId: turn.turnId });
+    const open = () =>
+      turnUiStreamResponse({ watch: (signal) => turn.watch({ after: 0, signal }), messageId: turn.turnId });
 
     const live = readUiMessage(open());
     const dropped = await readUiMessage(open(), { stopAfter: 4 });
