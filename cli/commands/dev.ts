@@ -146,6 +146,8 @@ export function registerDevCommand({ program }: { program: Command }): void {
           // Their listening sockets would keep the process alive after a worker failure too.
           await dashboard?.close();
           await metricsServer?.close();
+          // Its MCP servers end with the worker (stdio servers are child processes).
+          await agent.mcp?.close();
         }
         await connection.close();
       } finally {

@@ -75,6 +75,8 @@ export function registerWorkerCommand({ program }: { program: Command }): void {
       } finally {
         // Its listening socket would keep the process alive after a worker failure too.
         await metricsServer?.close();
+        // Its MCP servers end with the worker (stdio servers are child processes).
+        await agent.mcp?.close();
       }
       await connection.close();
       process.exitCode = exitCodes.ok;
