@@ -1,10 +1,5 @@
-import {
-  parseJsonEventStream,
-  readUIMessageStream,
-  type UIMessage,
-  type UIMessageChunk,
-  uiMessageChunkSchema,
-} from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import { loadAiSdk } from './load-ai-sdk';
 
 /**
  * What a `useChat` client makes of a UI message stream response, read with the AI SDK's own
@@ -16,6 +11,7 @@ export async function readUiMessage(
   { stopAfter }: { stopAfter?: number } = {},
 ): Promise<{ message: UIMessage | undefined; chunks: UIMessageChunk[] }> {
   if (!response.body) throw new Error('the response has no body');
+  const { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema } = loadAiSdk();
   const parsed = parseJsonEventStream({ stream: response.body, schema: uiMessageChunkSchema });
   const chunks: UIMessageChunk[] = [];
   const reader = parsed.getReader();

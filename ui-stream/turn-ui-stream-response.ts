@@ -1,5 +1,5 @@
-import { createUIMessageStreamResponse } from 'ai';
 import type { TurnWatchEvent } from '../core';
+import { loadAiSdk } from './load-ai-sdk';
 import { turnUiChunks } from './turn-ui-chunks';
 
 /**
@@ -41,5 +41,5 @@ export function turnUiStreamResponse({
     },
     cancel: end,
   });
-  return createUIMessageStreamResponse({ stream, ...(headers ? { headers } : {}) });
+  return loadAiSdk().createUIMessageStreamResponse({ stream, ...(headers ? { headers } : {}) });
 }

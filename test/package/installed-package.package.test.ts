@@ -164,6 +164,20 @@ test('a consumer file type-checks against the shipped declarations, and a misuse
   );
 }, 240_000);
 
+test('without the AI SDK (an optional peer), making a UI stream says how to install it', async () => {
+  await writeFile(
+    path.join(project, 'ui-stream.cjs'),
+    "require('durable-turns/ui-stream').turnUiStreamResponse({ watch: async function* () {}, messageId: 'm' });\n",
+  );
+  const failure = await node(['ui-stream.cjs']).then(
+    () => 'made',
+    (error: { stderr?: string }) => error.stderr ?? '',
+  );
+  expect(failure).toContain(
+    'durable-turns/ui-stream needs the AI SDK (an optional peer dependency): `npm install ai@7`',
+  );
+});
+
 describe('the SQLite journal (better-sqlite3 is an optional peer)', () => {
   test('without better-sqlite3, opening one says how to install it and allow its build', async () => {
     await writeFile(path.join(project, 'open-sqlite.cjs'), openSqliteCjs);
