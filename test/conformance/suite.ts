@@ -19,8 +19,8 @@ import { waveCases } from './waves.cases';
  */
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, steerCases],
-  limits: [cancellationCases, budgetCases, detectionCases, streamingCases],
-  edges: [edgeCases, watchCases, backgroundCases, compactionCases, mcpCases],
+  limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases],
+  edges: [edgeCases, watchCases, backgroundCases, compactionCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 
 export type ConformancePart = keyof typeof conformanceParts;
