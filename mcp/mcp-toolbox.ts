@@ -1,7 +1,7 @@
 import type { ListedTool, ListedToolset } from '../core/schema/listed-toolset';
 import { listedToolset } from '../core/schema/listed-toolset';
 import type { AnyTool } from '../core/tools/define-tool';
-import type { ToolLister } from '../core/tools/listed-tools';
+import { remember, type ToolLister } from '../core/tools/listed-tools';
 import type { McpConnection } from './mcp-connection';
 import { mcpToolOf } from './mcp-tool-of';
 
@@ -78,12 +78,7 @@ export class McpToolbox implements ToolLister {
         tools.push(made);
       }
     }
-    this.made.set(toolset.digest, tools);
-    while (this.made.size > toolsetsHeld) {
-      const oldest = this.made.keys().next().value;
-      if (oldest === undefined) break;
-      this.made.delete(oldest);
-    }
+    remember(this.made, toolset.digest, tools, toolsetsHeld);
     return tools;
   }
 

@@ -1,5 +1,5 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
-import type { JournalEntry, PreparedCall, TurnWatchEvent } from 'durable-turns';
+import { type JournalEntry, type PreparedCall, retryPolicySchema, type TurnWatchEvent } from 'durable-turns';
 import { readUiMessage, visibleParts } from './read-ui-message';
 import { turnUiStreamResponse } from './turn-ui-stream-response';
 
@@ -39,6 +39,20 @@ const finished = (status: 'completed' | 'cancelled', reason?: string) =>
 const texts = (parts: UIMessage['parts']) =>
   parts.flatMap((part) => (part.type === 'text' ? [`${part.text}${part.state === 'done' ? '' : '…'}`] : []));
 
+/** Call c1 as a response records it, with the default retry policy. */
+const preparedCall = ({
+  toolName,
+  input,
+  policy,
+}: Pick<PreparedCall, 'toolName' | 'input'> & {
+  policy: Pick<PreparedCall['policy'], 'concurrencySafe' | 'retrySafe' | 'requiresApproval'>;
+}): PreparedCall => ({
+  toolCallId: 'c1',
+  toolName,
+  input,
+  policy: { ...policy, resources: [], retry: retryPolicySchema.parse({}) },
+});
+
 test('text that no longer stands (its request was asked again) ends its part, is marked retracted, and the rest goes on in a new part', async () => {
   const message = await messageOf([
     requested,
@@ -77,24 +91,11 @@ test('a turn cancelled mid-response ends its text where it stopped, with the fin
 });
 
 test('a call an approver rejected shows its approval request, then as denied; no output is added after it', async () => {
-  const call: PreparedCall = {
-    toolCallId: 'c1',
+  const call = preparedCall({
     toolName: 'deploy',
     input: { target: 'prod' },
-    policy: {
-      concurrencySafe: false,
-      resources: [],
-      retry: {
-        maxAttempts: 1,
-        initialDelayMs: 200,
-        backoffCoefficient: 2,
-        maxDelayMs: 30_000,
-        nonRetryableErrorTypes: [],
-      },
-      retrySafe: false,
-      requiresApproval: true,
-    },
-  };
+    policy: { concurrencySafe: false, retrySafe: false, requiresApproval: true },
+  });
   const message = await messageOf([
     requested,
     responded('Deploying.', [call]),
@@ -116,24 +117,11 @@ test('a call an approver rejected shows its approval request, then as denied; no
   expect(tool).toMatchObject({ toolName: 'deploy', state: 'output-denied', input: { target: 'prod' } });
 });
 
-const read: PreparedCall = {
-  toolCallId: 'c1',
+const read = preparedCall({
   toolName: 'read_file',
   input: { path: 'a' },
-  policy: {
-    concurrencySafe: true,
-    resources: [],
-    retry: {
-      maxAttempts: 1,
-      initialDelayMs: 200,
-      backoffCoefficient: 2,
-      maxDelayMs: 30_000,
-      nonRetryableErrorTypes: [],
-    },
-    retrySafe: true,
-    requiresApproval: false,
-  },
-};
+  policy: { concurrencySafe: true, retrySafe: true, requiresApproval: false },
+});
 
 test('a response whose call started before its text was seen has its parts in the order of the message, however it was watched', async () => {
   const accepted = entry({ type: 'model.call_accepted', responseIndex: 0, call: read });

@@ -78,7 +78,8 @@ export class TurnToolsets {
   }
 }
 
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+/** Sets `key` as the most recent entry of `map`, and lets the least recent go past `max`. */
+export function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
   map.delete(key);
   map.set(key, value);
   while (map.size > max) {
