@@ -53,6 +53,7 @@ export function modelRequestActivity({
       continuationMode,
       continuation,
       context,
+      offered,
       conversation,
       compaction,
     } = parseInput(callModelInputSchema, input, 'callModel');
@@ -97,6 +98,7 @@ export function modelRequestActivity({
             // A context sent with the request is as of its scheduling: a retry by Temporal (older
             // workflows) reuses the input after calls may have been handed over, so it reads.
             context: ctx.info.attempt === 1 ? context : undefined,
+            offered: ctx.info.attempt === 1 ? offered : undefined,
             onRequest: input,
           }),
       });
@@ -118,6 +120,7 @@ export function modelRequestActivity({
     compaction,
     earlier,
     context,
+    offered,
     onRequest,
   }: {
     ctx: Context;
@@ -133,6 +136,7 @@ export function modelRequestActivity({
     /** The messages of the conversation's earlier turns, sent before the turn's own. */
     earlier: () => Promise<Message[]>;
     context: CallModelInput['context'];
+    offered: CallModelInput['offered'];
     /** Told the request's messages once they are read (for tracing). */
     onRequest: (messages: readonly Message[]) => void;
   }): Promise<ModelResponse> {
@@ -155,6 +159,7 @@ export function modelRequestActivity({
         workflowId,
         transcripts,
         ...(context ? { inline: context } : {}),
+        ...(offered ? { offered } : {}),
         query: (known, page) =>
           untilCancelled(() => workflow.query(modelRequestQuery, responseIndex, known, page)),
       }),

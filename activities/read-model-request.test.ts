@@ -14,10 +14,11 @@ import {
   answerModelRequest,
   type HeldCounts,
   inlineRequestContext,
+  offeredContextName,
   transcriptDigests,
 } from '../workflows/activity-starts/model-request-answer';
 import { packCarried, unpackCarried } from '../workflows/turn/carried-turn';
-import { readModelRequest } from './read-model-request';
+import { offerTranscript, readModelRequest } from './read-model-request';
 import { TranscriptCache } from './transcript-cache';
 
 /** The server's limit on one query answer (Temporal's default blob size limit). */
@@ -86,14 +87,15 @@ class FakeRun {
 
   /** The context the workflow sends with this request, given what the previous request read. */
   inline(held: HeldCounts, maxChars = 32 * 1024) {
-    const { context, reads } = inlineRequestContext({
+    const { context, offered, reads } = inlineRequestContext({
       view: this.engine.view,
       epoch: this.epoch,
       held,
       digests: this.digests,
       maxChars,
     });
-    return { context: context && (JSON.parse(JSON.stringify(context)) as typeof context), reads };
+    const copy = <T>(value: T): T => value && (JSON.parse(JSON.stringify(value)) as T);
+    return { context: copy(context), offered: copy(offered), reads };
   }
 
   /** What a read of the whole transcript gives (in one answer, whatever its size). */
@@ -124,7 +126,7 @@ describe('reading a model request incrementally', () => {
     const runs = await requestPoints();
     const cache = new TranscriptCache();
     for (const run of runs) await expectSameAsFullRead(run, cache);
-    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0 });
+    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0, offered: 0 });
     const last = runs.at(-1) as FakeRun;
     const held = cache.get('wf');
     const before = await runs.at(-2)?.full();
@@ -161,10 +163,10 @@ describe('reading a model request incrementally', () => {
     // The next run starts from the carried turn, its messages rebuilt from the events: they are
     // the same messages, so the prefix the worker holds still stands.
     await expectSameAsFullRead(carriedRun(cut), cache);
-    expect(cache.reads).toEqual({ full: 1, incremental: 1, inline: 0 });
+    expect(cache.reads).toEqual({ full: 1, incremental: 1, inline: 0, offered: 0 });
     // Later in that run (rebuilt here the same way; the messages are the same).
     await expectSameAsFullRead(carriedRun(next), cache);
-    expect(cache.reads).toEqual({ full: 1, incremental: 2, inline: 0 });
+    expect(cache.reads).toEqual({ full: 1, incremental: 2, inline: 0, offered: 0 });
   });
 
   test('a turn whose earlier messages were rewritten, as by a reset, answers in full', async () => {
@@ -181,10 +183,10 @@ describe('reading a model request incrementally', () => {
     expect(JSON.stringify(rewritten)).not.toBe(JSON.stringify(entries));
     const after = await requestPoints('run-1', Promise.resolve(rewritten));
     await expectSameAsFullRead(after[4] as FakeRun, cache);
-    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0 });
+    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0, offered: 0 });
     // A chain of another turn under the same workflow id answers in full too.
     await expectSameAsFullRead((await requestPoints('run-9', Promise.resolve(entries)))[5] as FakeRun, cache);
-    expect(cache.reads).toEqual({ full: 3, incremental: 0, inline: 0 });
+    expect(cache.reads).toEqual({ full: 3, incremental: 0, inline: 0, offered: 0 });
   });
 
   test('a worker with an empty cache, or one that missed requests, reads the same transcript', async () => {
@@ -194,12 +196,12 @@ describe('reading a model request incrementally', () => {
     // A fresh worker reads it whole.
     const fresh = new TranscriptCache();
     await expectSameAsFullRead(runs.at(-1) as FakeRun, fresh);
-    expect(fresh.reads).toEqual({ full: 1, incremental: 0, inline: 0 });
+    expect(fresh.reads).toEqual({ full: 1, incremental: 0, inline: 0, offered: 0 });
     // A worker that read request 1 and then saw none until the last extends what it has.
     const behind = new TranscriptCache();
     await expectSameAsFullRead(runs[1] as FakeRun, behind);
     await expectSameAsFullRead(runs.at(-1) as FakeRun, behind);
-    expect(behind.reads).toEqual({ full: 1, incremental: 1, inline: 0 });
+    expect(behind.reads).toEqual({ full: 1, incremental: 1, inline: 0, offered: 0 });
   });
 
   test('a held message that no longer matches, or a malformed claim, gets the whole transcript', async () => {
@@ -211,7 +213,7 @@ describe('reading a model request incrementally', () => {
     // Another worker's copy whose last message differs (say, a partial response later replaced).
     cache.set('wf', { ...held, messagesDigest: 'not-the-same' });
     await expectSameAsFullRead(runs[3] as FakeRun, cache);
-    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0 });
+    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0, offered: 0 });
     const last = runs[3] as FakeRun;
     const garbage = await last.query({ epoch: 'run-1', messageCount: -1 } as unknown as KnownTranscript);
     expect(garbage?.messagesFrom).toBe(0);
@@ -233,11 +235,11 @@ describe('reading a model request incrementally', () => {
     last.queries = 0;
     await expectSameAsFullRead(last, fresh);
     expect(last.queries).toBeGreaterThan(whole / serverPayloadLimit);
-    expect(fresh.reads).toEqual({ full: 1, incremental: 0, inline: 0 });
+    expect(fresh.reads).toEqual({ full: 1, incremental: 0, inline: 0, offered: 0 });
     // A worker that follows the turn reads each wave's outputs, more than a page too.
     const following = new TranscriptCache();
     for (const run of runs) await expectSameAsFullRead(run, following);
-    expect(following.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0 });
+    expect(following.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0, offered: 0 });
   });
 
   test('pages that are not of one read fail the read, which is tried again', async () => {
@@ -321,7 +323,7 @@ describe('a model request whose context came with it', () => {
     const runs = await requestPoints();
     const cache = new TranscriptCache();
     await readAll(runs, cache);
-    expect(cache.reads).toEqual({ full: 0, incremental: 0, inline: runs.length });
+    expect(cache.reads).toEqual({ full: 0, incremental: 0, inline: runs.length, offered: 0 });
     // Only the full reads the check above made: none to read a request.
     expect(runs.map((r) => r.queries)).toEqual(runs.map(() => 1));
   });
@@ -352,7 +354,7 @@ describe('a model request whose context came with it', () => {
       ...(context ? { inline: context } : {}),
     });
     expect(JSON.stringify(read?.messages)).toBe(JSON.stringify((await run.full())?.messages));
-    expect(behind.reads).toEqual({ full: 1, incremental: 1, inline: 0 });
+    expect(behind.reads).toEqual({ full: 1, incremental: 1, inline: 0, offered: 0 });
     // One that holds as many messages, but other ones (its digest differs), reads too.
     const other = new TranscriptCache();
     await readModelRequest({ workflowId: 'wf', transcripts: other, query: (runs[3] as FakeRun).query });
@@ -365,7 +367,7 @@ describe('a model request whose context came with it', () => {
       query: run.query,
       ...(context ? { inline: context } : {}),
     });
-    expect(other.reads).toEqual({ full: 2, incremental: 0, inline: 0 });
+    expect(other.reads).toEqual({ full: 2, incremental: 0, inline: 0, offered: 0 });
   });
 
   test('is not sent when what it adds is larger than the limit: the request reads by query', async () => {
@@ -373,6 +375,72 @@ describe('a model request whose context came with it', () => {
     const cache = new TranscriptCache();
     const sizes = await readAll(runs, cache, 10);
     expect(sizes.every((s) => s === -1)).toBe(true);
-    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0 });
+    expect(cache.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0, offered: 0 });
+  });
+});
+
+describe('a model request whose context was too large to travel with it', () => {
+  /** Every request of the turn with a limit nothing fits under: each context is offered instead. */
+  async function offerAll(runs: FakeRun[], readers: { offeredTo: TranscriptCache; readBy: TranscriptCache }) {
+    let held: HeldCounts = { messageCount: 0, callIdCount: 0 };
+    for (const run of runs) {
+      const { context, offered, reads } = run.inline(held, 10);
+      expect(context).toBeUndefined();
+      if (!offered) throw new Error('nothing offered');
+      held = reads;
+      offerTranscript(readers.offeredTo, 'wf', offered);
+      const read = await readModelRequest({
+        workflowId: 'wf',
+        transcripts: readers.readBy,
+        query: run.query,
+        offered: offeredContextName(offered),
+      });
+      const full = await run.full();
+      expect(JSON.stringify(read?.messages)).toBe(JSON.stringify(full?.messages));
+      expect(read?.callIds).toEqual(full?.callIds);
+      expect(read?.acceptedCallIds).toEqual(full?.acceptedCallIds);
+    }
+  }
+
+  test('is handed to the worker before the request begins: the request asks nothing, and gives what a full read gives', async () => {
+    const runs = await requestPoints();
+    const cache = new TranscriptCache();
+    await offerAll(runs, { offeredTo: cache, readBy: cache });
+    expect(cache.reads).toEqual({ full: 0, incremental: 0, inline: 0, offered: runs.length });
+    // Only the full reads the check made.
+    expect(runs.map((r) => r.queries)).toEqual(runs.map(() => 1));
+  });
+
+  test('a request on a worker it was not handed to (another worker, or one restarted) reads by query, and gets the same', async () => {
+    const runs = await requestPoints();
+    const elsewhere = new TranscriptCache();
+    await offerAll(runs, { offeredTo: new TranscriptCache(), readBy: elsewhere });
+    expect(elsewhere.reads).toEqual({ full: 1, incremental: runs.length - 1, inline: 0, offered: 0 });
+  });
+
+  test('an offer that does not extend what the worker holds is not taken: the request reads by query', async () => {
+    const runs = await requestPoints();
+    const cache = new TranscriptCache();
+    await readModelRequest({ workflowId: 'wf', transcripts: cache, query: (runs[1] as FakeRun).query });
+    const held = cache.get('wf');
+    if (!held) throw new Error('nothing held');
+    cache.set('wf', { ...held, messagesDigest: 'not-the-same' });
+    const run = runs[3] as FakeRun;
+    const { offered } = run.inline(
+      (runs[2] as FakeRun).inline({ messageCount: 0, callIdCount: 0 }, 10).reads,
+      10,
+    );
+    if (!offered) throw new Error('nothing offered');
+    expect(offered.messagesFrom).toBeGreaterThan(0);
+    offerTranscript(cache, 'wf', offered);
+    expect(cache.get('wf')?.messagesDigest).toBe('not-the-same');
+    const read = await readModelRequest({
+      workflowId: 'wf',
+      transcripts: cache,
+      query: run.query,
+      offered: offeredContextName(offered),
+    });
+    expect(JSON.stringify(read?.messages)).toBe(JSON.stringify((await run.full())?.messages));
+    expect(cache.reads).toEqual({ full: 2, incremental: 0, inline: 0, offered: 0 });
   });
 });

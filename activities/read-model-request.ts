@@ -1,4 +1,4 @@
-import type { InlineRequestContext } from '../contract/activities';
+import type { InlineRequestContext, OfferedRequestContext } from '../contract/activities';
 import type { KnownTranscript, ModelRequestContext, TranscriptPage } from '../contract/turn-workflow';
 import type { Message } from '../core';
 import { type HeldTranscript, knownOf, type TranscriptCache } from './transcript-cache';
@@ -21,17 +21,23 @@ export interface ModelRequestRead {
  * extends exactly what this worker holds — the same turn, as many messages and call ids, the same
  * digests of them. Otherwise (another worker read the previous request, this one restarted) it
  * reads by query as above.
+ *
+ * A request whose context was too large to come with it (`offered`) asks nothing when this worker
+ * already holds exactly that transcript: its workflow's task ran here and handed it over (see
+ * `offerTranscript`). Otherwise it reads by query.
  */
 export async function readModelRequest({
   workflowId,
   transcripts,
   query,
   inline,
+  offered,
 }: {
   workflowId: string;
   transcripts: TranscriptCache;
   query: (known?: KnownTranscript, page?: TranscriptPage) => Promise<ModelRequestContext | null>;
   inline?: InlineRequestContext;
+  offered?: OfferedRequestContext;
 }): Promise<ModelRequestRead | null> {
   const held = transcripts.get(workflowId);
   const sent = inline && extendHeld(held, inline);
@@ -39,6 +45,10 @@ export async function readModelRequest({
     transcripts.reads.inline += 1;
     transcripts.set(workflowId, sent);
     return { messages: [...sent.messages], callIds: sent.callIds, acceptedCallIds: inline.acceptedCallIds };
+  }
+  if (offered && held && isOffered(held, offered)) {
+    transcripts.reads.offered += 1;
+    return { messages: [...held.messages], callIds: held.callIds, acceptedCallIds: offered.acceptedCallIds };
   }
   let answer = await readPages(query, held && knownOf(held));
   let transcript = answer && extend(held, answer);
@@ -96,6 +106,31 @@ async function readPages(
   // same chained digest of all its messages).
   const messages = JSON.parse(texts.join('')) as Message[];
   return { ...rest, messages };
+}
+
+/** Whether the held transcript is exactly the one the request names. */
+function isOffered(held: HeldTranscript, offered: OfferedRequestContext): boolean {
+  return (
+    held.epoch === offered.epoch &&
+    held.messages.length === offered.messageCount &&
+    held.messagesDigest === offered.messagesDigest &&
+    held.callIds.length === offered.callIdCount &&
+    held.callIdsDigest === offered.callIdsDigest
+  );
+}
+
+/**
+ * Takes a request's context that its workflow's task handed this worker (`TranscriptOfferSinks`),
+ * if it extends what is held; one that does not (this worker holds another prefix, or nothing
+ * while the context is only a tail) is dropped, and the request reads by query.
+ */
+export function offerTranscript(
+  transcripts: TranscriptCache,
+  workflowId: string,
+  context: InlineRequestContext,
+): void {
+  const next = extendHeld(transcripts.get(workflowId), context);
+  if (next) transcripts.set(workflowId, next);
 }
 
 /** The held transcript extended by a context sent with the request, if it extends what is held. */

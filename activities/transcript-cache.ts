@@ -40,10 +40,11 @@ export class TranscriptCache {
   private readonly idleMs: number;
   private readonly now: () => number;
   /**
-   * Reads answered with only the new part of the transcript, reads answered in full, and requests
-   * whose context came with them (no query).
+   * Reads answered with only the new part of the transcript, reads answered in full, requests
+   * whose context came with them, and requests whose context their workflow's task handed this
+   * worker before they began (the last two ask no query).
    */
-  readonly reads = { incremental: 0, full: 0, inline: 0 };
+  readonly reads = { incremental: 0, full: 0, inline: 0, offered: 0 };
 
   constructor({
     // Bounded by size, not by a small count: with more turns running than it holds, least recently

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { TurnClient } from 'durable-turns/client';
-import { buildTurnWorkflowBundle, createTurnWorker, turnMetricsSinks } from 'durable-turns/worker';
+import { buildTurnWorkflowBundle, createTurnWorker, turnWorkflowSinks } from 'durable-turns/worker';
 import type { localFloorWorkflow } from './floor-workflow';
 import { logger, machineInfo, measureRounds, median, round, runBench, writeReport } from './measure';
 import { stepTool, stepTurn } from './step-tools';
@@ -87,7 +87,7 @@ async function main() {
       const history = histories[workflowId];
       if (!history) throw new Error(`no history for ${workflowId}`);
       await Worker.runReplayHistory(
-        { workflowBundle: bundles[bundle], sinks: turnMetricsSinks({}) },
+        { workflowBundle: bundles[bundle], sinks: turnWorkflowSinks() },
         history,
         workflowId,
       );

@@ -60,6 +60,21 @@ export const inlineRequestContextSchema = z.object({
 });
 export type InlineRequestContext = z.infer<typeof inlineRequestContextSchema>;
 
+/**
+ * The transcript a model request needs, named but not sent (its context was too large to travel
+ * as input, and went to the workflow's own worker by sink): a worker holding exactly this reads
+ * nothing; any other reads by query.
+ */
+export const offeredRequestContextSchema = z.object({
+  epoch: z.string().min(1),
+  messageCount: z.number().int().nonnegative(),
+  messagesDigest: z.string(),
+  callIdCount: z.number().int().nonnegative(),
+  callIdsDigest: z.string(),
+  acceptedCallIds: z.array(z.string()),
+});
+export type OfferedRequestContext = z.infer<typeof offeredRequestContextSchema>;
+
 const appliedCompactionSchema = z.object({
   summary: z.string(),
   through: z.number().int().nonnegative(),
@@ -96,6 +111,11 @@ export const callModelInputSchema = z.object({
     .optional(),
   /** The context, when small enough to travel (absent: read it by query; older workflows send none). */
   context: inlineRequestContextSchema.optional(),
+  /**
+   * The context too large to travel, named (`OfferedRequestContext`): held already by the worker
+   * that ran the workflow's task, which then asks nothing. Absent in older workflows.
+   */
+  offered: offeredRequestContextSchema.optional(),
   /** A turn of a conversation: its earlier turns' messages go first (see `conversationTurn`). */
   conversation: conversationTurnRefSchema.optional(),
   /** The turn's latest compaction: the request sends its summary in place of what it covers (`requestMessages`). */

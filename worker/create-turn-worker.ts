@@ -1,5 +1,5 @@
 import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, type TranscriptCache } from '../activities';
+import { createActivities, TranscriptCache } from '../activities';
 import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles } from '../blobs';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { UnreadablePayload } from '../codec/unreadable-payloads';
@@ -18,7 +18,6 @@ import {
 import { ensureSearchAttributes } from '../devserver/ensure-search-attributes';
 import type { TurnMetrics } from '../metrics';
 import { meterTurnWorker } from '../metrics/meter-turn-worker';
-import { turnMetricsSinks } from '../metrics/turn-metrics-sinks';
 import type { TurnTracing } from '../tracing/turn-tracing';
 import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
 import { workerTracingOptions } from '../tracing/worker-tracing-options';
@@ -31,6 +30,7 @@ import {
   modelQueuesOf,
   modelWorkersPlugin,
 } from './model-rate-limits';
+import { turnWorkflowSinks } from './turn-workflow-sinks';
 import { workflowInterceptorModuleIds } from './workflow-interceptor-modules';
 
 export interface CreateTurnWorkerOptions {
@@ -173,6 +173,8 @@ export async function createTurnWorker(
     models,
     taskQueue: options.taskQueue,
   });
+  // Shared by the model requests and the workflow's sink that hands them large contexts.
+  const transcripts = options.transcripts ?? new TranscriptCache();
   const toolsets = options.mcp && turnToolsets({ own: options.tools, lister: options.mcp });
   const activities = createActivities({
     registry: new ToolRegistry(options.tools),
@@ -182,7 +184,7 @@ export async function createTurnWorker(
     ...(options.conversationHooks ? { conversationHooks: options.conversationHooks } : {}),
     observers: [...(options.observers ?? []), ...(metrics ? [metrics.observer] : [])],
     health,
-    ...(options.transcripts ? { transcripts: options.transcripts } : {}),
+    transcripts,
     ...(tracing ? { tracing } : {}),
     ...(modelQueues.size > 0 ? { modelQueues } : {}),
     files: hostFiles({
@@ -224,7 +226,7 @@ export async function createTurnWorker(
     ...shared,
     taskQueue: options.taskQueue,
     workflowBundle: bundle,
-    sinks: { ...traced.sinks, ...turnMetricsSinks(metrics ? { metrics } : {}) },
+    sinks: { ...traced.sinks, ...turnWorkflowSinks({ ...(metrics ? { metrics } : {}), transcripts }) },
     plugins: [
       ...(options.worker?.plugins ?? []),
       ...fleetHealthPlugins({ options, health, unreadable }),

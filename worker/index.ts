@@ -12,4 +12,5 @@ export {
   turnWorkflowBundleManifestPath,
   turnWorkflowBundleManifestSchema,
 } from './turn-workflow-bundle-manifest';
+export { turnWorkflowSinks } from './turn-workflow-sinks';
 export { turnWorkflowInterceptorModules } from './workflow-interceptor-modules';

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { type ReplayResult, Worker } from '@temporalio/worker';
-import { turnMetricsSinks } from 'durable-turns/worker';
+import { turnWorkflowSinks } from 'durable-turns/worker';
 import { z } from 'zod';
 import { suiteWorkflowBundle } from '../support/suite-workflow-bundle';
 
@@ -54,7 +54,7 @@ let replays: ReplayResult[] = [];
 beforeAll(async () => {
   const results: ReplayResult[] = [];
   for await (const result of Worker.runReplayHistories(
-    { workflowBundle: await suiteWorkflowBundle(), sinks: turnMetricsSinks({}) },
+    { workflowBundle: await suiteWorkflowBundle(), sinks: turnWorkflowSinks() },
     fixtures.map((f) => ({ history: f.history, workflowId: f.workflowId })),
   ))
     results.push(result);
@@ -81,7 +81,7 @@ test('a history that does not match the code is refused (the check has teeth)', 
   // The same way the fixtures are replayed: a batch, where a bad history is reported, not thrown.
   const results: ReplayResult[] = [];
   for await (const result of Worker.runReplayHistories(
-    { workflowBundle: await suiteWorkflowBundle(), sinks: turnMetricsSinks({}) },
+    { workflowBundle: await suiteWorkflowBundle(), sinks: turnWorkflowSinks() },
     [
       { history: tampered, workflowId: fixture.workflowId },
       { history: fixture.history, workflowId: fixture.workflowId },

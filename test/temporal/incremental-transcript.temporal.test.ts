@@ -21,6 +21,31 @@ function noise(n: number, chars: number): string {
   return text.slice(0, chars);
 }
 
+/** `responses` responses of `perResponse` calls of `tool` each (call n = r × perResponse + i), then `last`. */
+function stepByStep({
+  responses,
+  perResponse,
+  tool,
+  last,
+}: {
+  responses: number;
+  perResponse: number;
+  tool: string;
+  last: string;
+}) {
+  return scriptedModel([
+    ...Array.from({ length: responses }, (_, r) => ({
+      text: `step ${r}`,
+      toolCalls: Array.from({ length: perResponse }, (_, i) => ({
+        id: `c${r}_${i}`,
+        name: tool,
+        args: { n: r * perResponse + i },
+      })),
+    })),
+    { text: last },
+  ]);
+}
+
 import { modelRequestQuery } from '../../contract/turn-workflow';
 import { uniqueTurnId } from '../conformance/support';
 import { echoTool as echo } from '../support/echo-tool';
@@ -38,17 +63,7 @@ const perResponse = 5;
 describe('model requests get their transcript without a read per request', () => {
   test('every request gets exactly the messages a full read gives, sent with it or read once: across continue-as-new, and on a fresh worker with an empty cache', async () => {
     const taskQueue = kit.taskQueue('incremental-transcript');
-    const scripted = scriptedModel([
-      ...Array.from({ length: responses }, (_, r) => ({
-        text: `step ${r}`,
-        toolCalls: Array.from({ length: perResponse }, (_, i) => ({
-          id: `c${r}_${i}`,
-          name: 'echo',
-          args: { n: r * perResponse + i },
-        })),
-      })),
-      { text: 'all done' },
-    ]);
+    const scripted = stepByStep({ responses, perResponse, tool: 'echo', last: 'all done' });
     const client = kit.client(taskQueue);
     const compared: { responseIndex: number; same: boolean; messages: number }[] = [];
     const halfway = signal();
@@ -127,6 +142,54 @@ describe('model requests get their transcript without a read per request', () =>
     expect(all('full') + all('inline')).toBeGreaterThanOrEqual(responses + 1);
   }, 180_000);
 
+  test('a wave too large to travel with its request reaches the worker that runs the turn before the request begins: no request there asks its workflow anything, and each gets exactly what a full read gives', async () => {
+    const taskQueue = kit.taskQueue('offered-transcript');
+    // Four outputs of 12,000 characters a response: each wave is more than a request's input carries.
+    const bulky = bulkyTool((n) => noise(n, 12_000));
+    const responses = 5;
+    const scripted = stepByStep({ responses, perResponse: 4, tool: 'bulky', last: 'all read' });
+    const client = kit.client(taskQueue);
+    const differing: number[] = [];
+    const model: TurnModel = {
+      name: 'scripted',
+      async *stream(request: ModelRequest) {
+        // The test's own full read, to compare with what the request was given.
+        const full = await client.client.workflow
+          .getHandle(request.turnId)
+          .query(modelRequestQuery, request.responseIndex);
+        if (JSON.stringify(full?.messages) !== JSON.stringify(request.messages))
+          differing.push(request.responseIndex);
+        yield* scripted.stream(request);
+      },
+    };
+    const transcripts = new TranscriptCache();
+    const worker = await createTurnWorker({
+      connection: kit.native,
+      namespace: kit.namespace,
+      taskQueue,
+      tools: [bulky],
+      models: [model],
+      transcripts,
+      fleetHealth: false,
+    });
+    const result = await worker.runUntil(async () => {
+      const turn = await client.start({
+        turnId: uniqueTurnId('offered'),
+        input: 'read it all',
+        model: 'scripted',
+        dispatch: { maxConcurrency: 4 },
+      });
+      return turn.result();
+    });
+    expect(result.status).toBe('completed');
+    expect(result.outputs).toHaveLength(responses * 4);
+    expect(differing).toEqual([]);
+    // The first request's small context came with it; every later one was handed over by sink.
+    // Before, each of those read its wave by query (`incremental`), a round trip through the
+    // worker's sticky queue that the server gives up on only after 10 s.
+    expect(transcripts.reads).toEqual({ full: 0, incremental: 0, inline: 1, offered: responses });
+  }, 120_000);
+
   test("a turn past the server's 2 MB payload limit: a worker that holds none of its transcript reads it in pages, a watcher reads its journal in pages, and its result comes in pages too (the server terminated such a turn at its end)", async () => {
     const taskQueue = kit.taskQueue('paged-transcript');
     // Outputs at the default cap (256 KiB each), four a response, of text that compresses little:
@@ -134,13 +197,7 @@ describe('model requests get their transcript without a read per request', () =>
     // a workflow's result may carry.
     const bulky = bulkyTool((n) => `é漢"${noise(n, 300_000)}`);
     const responses = 3;
-    const scripted = scriptedModel([
-      ...Array.from({ length: responses }, (_, r) => ({
-        text: `step ${r}`,
-        toolCalls: [0, 1, 2, 3].map((i) => ({ id: `c${r}_${i}`, name: 'bulky', args: { n: r * 4 + i } })),
-      })),
-      { text: 'all read' },
-    ]);
+    const scripted = stepByStep({ responses, perResponse: 4, tool: 'bulky', last: 'all read' });
     const seen: number[] = [];
     const model: TurnModel = {
       name: 'scripted',
@@ -187,7 +244,7 @@ describe('model requests get their transcript without a read per request', () =>
     expect(completedRun.packed).toBe('');
     expect(completedRun.packedLength).toBeGreaterThan(resultInlineMaxChars);
     // The first request's small context came with it; every later one was read whole.
-    expect(transcripts.reads).toEqual({ full: responses, incremental: 0, inline: 1 });
+    expect(transcripts.reads).toEqual({ full: responses, incremental: 0, inline: 1, offered: 0 });
     // The last request read every output whole: more than the limit in bytes.
     expect(seen).toHaveLength(responses + 1);
     expect(seen.at(-1)).toBeGreaterThan(2 * 1024 * 1024);
@@ -203,13 +260,7 @@ describe('a turn too large to carry into a new run', () => {
     // (Kept small: packing megabytes in the workflow sandbox is slow, and under two CPU burners a
     // 4 MB turn's final workflow task passed the sandbox's 5 s limit.)
     const responses = 3;
-    const scripted = scriptedModel([
-      ...Array.from({ length: responses }, (_, r) => ({
-        text: `step ${r}`,
-        toolCalls: [0, 1, 2].map((i) => ({ id: `c${r}_${i}`, name: 'bulky', args: { n: r * 3 + i } })),
-      })),
-      { text: 'all kept' },
-    ]);
+    const scripted = stepByStep({ responses, perResponse: 3, tool: 'bulky', last: 'all kept' });
     const worker = await kit.worker({ taskQueue, tools: [bulky], model: scripted });
     const client = kit.client(taskQueue);
     const turnId = uniqueTurnId('carry');

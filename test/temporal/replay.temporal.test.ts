@@ -1,7 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
 import { scriptedModel } from 'durable-turns';
-import { turnMetricsSinks } from 'durable-turns/worker';
+import { turnWorkflowSinks } from 'durable-turns/worker';
 import { uniqueTurnId } from '../conformance/support';
 import { replayTools } from '../replay/replay-tools';
 import { suiteWorkflowBundle } from '../support/suite-workflow-bundle';
@@ -19,7 +19,7 @@ const tools = replayTools;
 /** Replays a run's history against the current workflow code; throws on nondeterminism. */
 async function replay(history: History, workflowId: string): Promise<void> {
   await Worker.runReplayHistory(
-    { workflowBundle: await suiteWorkflowBundle(), sinks: turnMetricsSinks({}) },
+    { workflowBundle: await suiteWorkflowBundle(), sinks: turnWorkflowSinks() },
     history,
     workflowId,
   );

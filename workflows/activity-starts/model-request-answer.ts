@@ -1,4 +1,4 @@
-import type { InlineRequestContext } from '../../contract/activities';
+import type { InlineRequestContext, OfferedRequestContext } from '../../contract/activities';
 import {
   type KnownTranscript,
   knownTranscriptSchema,
@@ -112,9 +112,10 @@ export interface HeldCounts {
 
 /**
  * The request's context to send with it (see `inlineRequestContextSchema`): what the query would
- * answer an asker holding the first `held` messages and call ids, with their digests — or nothing
- * when that tail is larger than `maxChars` of JSON (then it is read by query, and history stays
- * flat per request however large a wave's outputs).
+ * answer an asker holding the first `held` messages and call ids, with their digests — or, when
+ * that tail is larger than `maxChars` of JSON, `offered` instead: the same context, to hand to this
+ * workflow's worker outside history (a sink), while the request carries only its name (history
+ * stays flat per request however large a wave's outputs; another worker reads it by query).
  */
 export function inlineRequestContext({
   view,
@@ -128,28 +129,38 @@ export function inlineRequestContext({
   held: HeldCounts;
   digests: TranscriptDigests;
   maxChars: number;
-}): { context?: InlineRequestContext; reads: HeldCounts } {
+}): { context?: InlineRequestContext; offered?: InlineRequestContext; reads: HeldCounts } {
   const { accepted, callIds, messages } = requestLists(view);
   const reads = { messageCount: messages.length, callIdCount: callIds.length };
   if (!view.modelInFlight) return { reads };
   const messagesFrom = held.messageCount <= messages.length ? held.messageCount : 0;
   const callIdsFrom = held.callIdCount <= callIds.length ? held.callIdCount : 0;
   const tail = messages.slice(messagesFrom);
-  if (JSON.stringify(tail).length > maxChars) return { reads };
+  const fits = JSON.stringify(tail).length <= maxChars;
+  const context: InlineRequestContext = {
+    epoch,
+    messagesFrom,
+    heldMessagesDigest: digests.messages.at(messages, messagesFrom),
+    messages: tail,
+    messagesDigest: digests.messages.at(messages, messages.length),
+    callIdsFrom,
+    heldCallIdsDigest: digests.callIds.at(callIds, callIdsFrom),
+    callIds: callIds.slice(callIdsFrom),
+    callIdsDigest: digests.callIds.at(callIds, callIds.length),
+    acceptedCallIds: accepted,
+  };
+  return fits ? { reads, context } : { reads, offered: context };
+}
+
+/** A context's name (see `OfferedRequestContext`): what a worker holding all of it holds. */
+export function offeredContextName(context: InlineRequestContext): OfferedRequestContext {
   return {
-    reads,
-    context: {
-      epoch,
-      messagesFrom,
-      heldMessagesDigest: digests.messages.at(messages, messagesFrom),
-      messages: tail,
-      messagesDigest: digests.messages.at(messages, messages.length),
-      callIdsFrom,
-      heldCallIdsDigest: digests.callIds.at(callIds, callIdsFrom),
-      callIds: callIds.slice(callIdsFrom),
-      callIdsDigest: digests.callIds.at(callIds, callIds.length),
-      acceptedCallIds: accepted,
-    },
+    epoch: context.epoch,
+    messageCount: context.messagesFrom + context.messages.length,
+    messagesDigest: context.messagesDigest,
+    callIdCount: context.callIdsFrom + context.callIds.length,
+    callIdsDigest: context.callIdsDigest,
+    acceptedCallIds: context.acceptedCallIds,
   };
 }
 

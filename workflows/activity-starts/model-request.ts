@@ -20,11 +20,13 @@ import type { HostEventSink } from '../turn/host-event-queue';
 import { modelSummary } from '../web-ui/model-summary';
 import { failureMessage } from './failure-message';
 import { type HeldCounts, inlineRequestContext, type TranscriptDigests } from './model-request-answer';
+import { offerRequestContext } from './transcript-offers';
 
 /**
  * The most JSON a request's context may add to its activity's input: a wave of small outputs
- * travels with the request (no query round trip), a large one is read by query, so history grows
- * by at most this much per request.
+ * travels with the request (no query round trip); a larger one goes to this workflow's worker by
+ * sink, and a request on another worker reads it by query; so history grows by at most this much
+ * per request.
  */
 export const inlineContextMaxChars = 32 * 1024;
 
@@ -63,7 +65,7 @@ export class ModelActivity {
   /** Starts the request; the returned promise resolves once its outcome is queued. */
   start(op: ModelCall, view: Readonly<TurnState>): Promise<void> {
     const { responseIndex, attempt } = op;
-    const { context, reads } = inlineRequestContext({
+    const { context, offered, reads } = inlineRequestContext({
       view,
       epoch: workflowInfo().firstExecutionRunId,
       held: this.held,
@@ -82,6 +84,7 @@ export class ModelActivity {
       ...(view.config.continuation === 'since-receipt' ? { continuationMode: 'since-receipt' as const } : {}),
       ...(op.continuation ? { continuation: op.continuation } : {}),
       ...(context ? { context } : {}),
+      ...(offered ? { offered: offerRequestContext(offered) } : {}),
       ...conversationOf(this.input),
       ...(op.compaction ? { compaction: op.compaction } : {}),
     };
