@@ -9,6 +9,8 @@
 
 // Conversations
 export {
+  type ChatConversations,
+  type ChatDecision,
   ConversationRefusedError,
   type ConversationState,
   type ConversationWatchEvent,

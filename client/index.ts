@@ -5,6 +5,7 @@ export {
   turnSearchAttributes,
 } from '../contract/search-attributes';
 export type { CallView, TurnStateView } from '../core/engine/turn-state-view';
+export * from './chat-conversations';
 export * from './conversation-client';
 export type { ConversationListFilters, ConversationSummary } from './conversation-list';
 export * from './fleet-health-client';

@@ -5,30 +5,17 @@
  *   npm run demo
  */
 
-import { Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import type { ToolPostEvent, ToolPreEvent } from 'durable-turns';
-import { TurnClient, turnSearchAttributeList } from 'durable-turns/client';
-import { ensureTemporal } from 'durable-turns/devserver';
+import { TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { demoModel, demoTools } from './demo-agent';
+import { exampleTemporal } from './example-temporal';
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main() {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const temporal = await ensureTemporal({
-    searchAttributes: turnSearchAttributeList,
-    headless: false,
-    log: (line) => log(`[temporal] ${line}`),
-  });
+  const { temporal, native, connection, close } = await exampleTemporal(log);
   const taskQueue = 'durable-turns-demo';
-  const { apiKey, ...options } = temporal.connectionOptions;
-  const native = await NativeConnection.connect({
-    ...options,
-    ...(typeof apiKey === 'string' ? { apiKey } : {}),
-  });
-  const connection = await Connection.connect(temporal.connectionOptions);
   const started = Date.now();
   const at = () => `${String(Date.now() - started).padStart(5)} ms`;
   const worker = await createTurnWorker({
@@ -80,9 +67,7 @@ async function main() {
       await new Promise<void>((resolve) => process.once('SIGINT', () => resolve()));
     }
   } finally {
-    await connection.close();
-    await native.close();
-    await temporal.stop();
+    await close();
   }
 }
 

@@ -1,6 +1,7 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
 import { type JournalEntry, type PreparedCall, retryPolicySchema, type TurnWatchEvent } from 'durable-turns';
 import { readUiMessage, visibleParts } from './read-ui-message';
+import { turnUiChunks } from './turn-ui-chunks';
 import { turnUiStreamResponse } from './turn-ui-stream-response';
 
 /** The message a `useChat` client makes of these events, read with the AI SDK's own code. */
@@ -209,4 +210,81 @@ test('an approved call shows the approval answered, then its output', async () =
     'output-available',
     'output-available',
   ]);
+});
+
+test('a chat stream ends when the turn waits for nothing but an approval; its continuation after the decision sends only what follows, and the two make the message one stream makes', async () => {
+  const call = { ...read, policy: { ...read.policy, requiresApproval: true } };
+  const events = [
+    requested,
+    responded('Reading.', [call]),
+    entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
+    entry({ type: 'tool.approval_decided', toolCallId: 'c1', approved: true }),
+    entry({ type: 'tool.attempt_started', toolCallId: 'c1', attempt: 1, at: 2 }),
+    entry({
+      type: 'tool.completed',
+      toolCallId: 'c1',
+      output: { status: 'ok', content: 'contents', attempts: 1 },
+    }),
+    finished('completed'),
+  ];
+  async function* replay() {
+    yield* events;
+  }
+  const collect = async (chunks: AsyncIterable<UIMessageChunk>) => {
+    const all: UIMessageChunk[] = [];
+    for await (const chunk of chunks) all.push(chunk);
+    return all;
+  };
+  const paused = await collect(turnUiChunks(replay(), { messageId: 'm', endAtPause: true }));
+  expect(paused.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
+  expect(paused.some((chunk) => chunk.type === 'tool-approval-request')).toBe(true);
+  const continued = await collect(
+    turnUiChunks(replay(), { messageId: 'm', endAtPause: true, afterDecisionsOf: ['c1'] }),
+  );
+  expect(continued.map((chunk) => chunk.type)).toEqual([
+    'start',
+    'tool-approval-response',
+    'data-attempt',
+    'tool-output-available',
+    'data-outcome',
+    'finish',
+  ]);
+  // The client applies the continuation to the message it holds, as useChat does.
+  const { readUIMessageStream } = await import('ai');
+  const apply = async (chunks: UIMessageChunk[], message?: UIMessage) => {
+    let last = message;
+    const stream = new ReadableStream<UIMessageChunk>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    for await (const snapshot of readUIMessageStream({ stream, ...(message ? { message } : {}) }))
+      last = snapshot;
+    return last;
+  };
+  const both = await apply(continued, await apply(paused));
+  const whole = await apply(await collect(turnUiChunks(replay(), { messageId: 'm' })));
+  expect(both?.parts).toEqual(whole?.parts);
+});
+
+test('a turn that ends while its message waits at a pause sends its end to the continuation (a decision that came too late)', async () => {
+  const call = { ...read, policy: { ...read.policy, requiresApproval: true } };
+  async function* replay() {
+    yield* [
+      requested,
+      responded('Reading.', [call]),
+      entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
+      entry({
+        type: 'tool.completed',
+        toolCallId: 'c1',
+        output: { status: 'interrupted', content: 'turn cancelled', attempts: 0 },
+      }),
+      finished('cancelled'),
+    ] satisfies TurnWatchEvent[];
+  }
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of turnUiChunks(replay(), { messageId: 'm', afterDecisionsOf: ['c1'] }))
+    chunks.push(chunk);
+  expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-outcome', 'finish']);
 });

@@ -40,17 +40,39 @@ const channels: readonly LiveChannelName[] = ['text', 'reasoning'];
  *
  * It needs the watch from the turn's start (`after: 0`): a client that reconnects is sent the
  * message again from its start, as `useChat`'s resume expects.
+ *
+ * A chat client answers approval requests in a new request, once the stream it reads has ended:
+ * with `endAtPause` the stream ends (finish reason `tool-calls`) when the turn waits for nothing
+ * but approvals; `afterDecisionsOf` continues such a message after its pause — nothing is sent
+ * until the decision on one of those calls (or the turn's end), as the client holds the rest.
  */
 export async function* turnUiChunks(
   events: AsyncIterable<TurnWatchEvent>,
-  { messageId }: { messageId: string },
+  {
+    messageId,
+    endAtPause = false,
+    afterDecisionsOf,
+  }: { messageId: string; endAtPause?: boolean; afterDecisionsOf?: readonly string[] },
 ): AsyncGenerator<Chunk> {
   const mapper = new TurnUiMapper();
+  const decided = afterDecisionsOf && new Set(afterDecisionsOf);
+  let sending = decided === undefined;
   yield { type: 'start', messageId };
   for await (const event of events) {
-    yield* mapper.map(event);
+    if (!sending && event.kind === 'entry') {
+      const { entry } = event;
+      sending =
+        (entry.type === 'tool.approval_decided' && decided?.has(entry.toolCallId) === true) ||
+        entry.type === 'turn.finished';
+    }
+    const chunks = [...mapper.map(event)];
+    if (sending) yield* chunks;
     // Nothing after the finish: leaving the loop also ends the watch.
     if (mapper.finished) return;
+    if (sending && endAtPause && mapper.paused) {
+      yield { type: 'finish', finishReason: 'tool-calls' };
+      return;
+    }
   }
 }
 
@@ -60,6 +82,10 @@ class TurnUiMapper {
   private parts = 0;
   private readonly announced = new Set<string>();
   private readonly denied = new Set<string>();
+  /** Calls not ended yet: waiting for a decision on their approval, or not. */
+  private readonly unended = new Map<string, 'approval' | 'other'>();
+  /** Between a model request and its response. */
+  private asking = false;
   /**
    * Chunks of the current response's calls, held until its text is placed: a watch that replays a
    * recorded response meets its calls (accepted while it streamed) before the text, which comes whole
@@ -73,6 +99,12 @@ class TurnUiMapper {
    */
   private ended = false;
   finished = false;
+
+  /** The turn waits for approvals and for nothing else: no response streams, no other call runs. */
+  get paused(): boolean {
+    if (this.asking || this.unended.size === 0) return false;
+    return [...this.unended.values()].every((state) => state === 'approval');
+  }
 
   *map(event: TurnWatchEvent): Generator<Chunk> {
     // Only the response being asked for streams; anything else is a stale look.
@@ -121,6 +153,7 @@ class TurnUiMapper {
   private *chunksOf(entry: JournalEntry): Generator<Chunk> {
     switch (entry.type) {
       case 'model.requested':
+        this.asking = true;
         this.responseIndex = entry.responseIndex;
         this.held = [];
         this.ended = false;
@@ -130,6 +163,7 @@ class TurnUiMapper {
         yield* this.announce(entry.call.toolCallId, entry.call.toolName, entry.call.input);
         return;
       case 'model.responded':
+        this.asking = false;
         yield* this.finishText(entry.message);
         yield* this.release();
         for (const call of entry.calls) yield* this.announce(call.toolCallId, call.toolName, call.input);
@@ -145,9 +179,12 @@ class TurnUiMapper {
         yield this.attempt(entry.toolCallId, entry.attempt, 'lost');
         return;
       case 'tool.approval_requested':
+        this.unended.set(entry.toolCallId, 'approval');
         yield { type: 'tool-approval-request', approvalId: entry.toolCallId, toolCallId: entry.toolCallId };
         return;
       case 'tool.approval_decided':
+        if (entry.approved) this.unended.set(entry.toolCallId, 'other');
+        else this.unended.delete(entry.toolCallId);
         yield {
           type: 'tool-approval-response',
           approvalId: entry.toolCallId,
@@ -160,6 +197,7 @@ class TurnUiMapper {
         }
         return;
       case 'tool.completed': {
+        this.unended.delete(entry.toolCallId);
         if (this.denied.has(entry.toolCallId)) return;
         const { output } = entry;
         yield output.status === 'ok'
@@ -281,6 +319,7 @@ class TurnUiMapper {
   private *announce(toolCallId: string, toolName: string, input: unknown): Generator<Chunk> {
     if (this.announced.has(toolCallId)) return;
     this.announced.add(toolCallId);
+    if (!this.unended.has(toolCallId)) this.unended.set(toolCallId, 'other');
     yield { type: 'tool-input-available', toolCallId, toolName, input, dynamic: true };
   }
 

@@ -15,17 +15,27 @@ export function turnUiStreamResponse({
   messageId,
   signal,
   headers,
+  endAtPause,
+  afterDecisionsOf,
 }: {
   watch: (signal: AbortSignal) => AsyncIterable<TurnWatchEvent>;
   /** The assistant message's id on the client (e.g. the turn id). */
   messageId: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /** End the stream when the turn waits for nothing but approvals (see `turnUiChunks`). */
+  endAtPause?: boolean;
+  /** Continue a message after its pause: send nothing before a decision on one of these calls. */
+  afterDecisionsOf?: readonly string[];
 }): Response {
   const stop = new AbortController();
   const abort = () => stop.abort();
   signal?.addEventListener('abort', abort, { once: true });
-  const chunks = turnUiChunks(watch(stop.signal), { messageId });
+  const chunks = turnUiChunks(watch(stop.signal), {
+    messageId,
+    ...(endAtPause ? { endAtPause } : {}),
+    ...(afterDecisionsOf ? { afterDecisionsOf } : {}),
+  });
   const end = async () => {
     signal?.removeEventListener('abort', abort);
     // The abort ends a watch waiting for the turn's next event; then the generator can return.

@@ -1,3 +1,4 @@
+export * from './chat-conversations';
 export * from './conversation-schema';
 export * from './conversation-state';
 export * from './conversation-watch';

@@ -19,11 +19,11 @@ export const entryPoints = {
   ],
   'durable-turns/worker': ['createTurnWorker', 'TranscriptCache', 'installSdkMetrics'],
   'durable-turns/metrics': ['TurnMetrics', 'startMetricsServer', 'metricsConfigFromEnv'],
-  'durable-turns/client': ['TurnClient', 'TurnHandle', 'turnSearchAttributeList'],
+  'durable-turns/client': ['TurnClient', 'TurnHandle', 'turnSearchAttributeList', 'chatConversations'],
   'durable-turns/devserver': ['ensureTemporal', 'startDevServer', 'resolveTemporalCli', 'TemporalSetupError'],
   'durable-turns/sqlite': ['SqliteJournal'],
   'durable-turns/mcp': ['mcpTools', 'idempotencyKeyMeta'],
-  'durable-turns/ui-stream': ['turnUiStreamResponse', 'turnUiChunks', 'visibleParts'],
+  'durable-turns/ui-stream': ['turnUiStreamResponse', 'turnUiChunks', 'visibleParts', 'chatRoute'],
   'durable-turns/tracing': ['createTurnTracing', 'turnTracingFromEnv', 'turnClientInterceptors'],
   'durable-turns/codec': [
     'EncryptionCodec',

@@ -1,0 +1,81 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { ChatConversations, ChatDecision, SendPolicy } from '../core';
+import { pause } from './abortable-pause';
+import { ConversationClient, type ConversationTurnOptions } from './conversation-client';
+import type { TurnClient } from './turn-client';
+
+/**
+ * Conversations on Temporal as a chat front end needs them (`ChatConversations`, for the `useChat`
+ * route of `durable-turns/ui-stream`). Everything is read from the conversation and its turns, so
+ * any number of web servers can serve one chat.
+ */
+export function chatConversations(
+  turns: TurnClient,
+  {
+    turn,
+    policy,
+  }: {
+    /** How a new conversation's turns run (the model, budgets, …): read when a chat's first message creates it. */
+    turn: ConversationTurnOptions;
+    /** What a message does while a turn runs (`SendPolicy`); default `enqueue`. */
+    policy?: SendPolicy;
+  },
+): ChatConversations {
+  const conversations = new ConversationClient(turns);
+  const state = (conversationId: string) =>
+    conversations.state(conversationId).catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) return undefined;
+      throw error;
+    });
+  return {
+    async send(conversationId, { messageId, text }, signal) {
+      const receipt = await conversations.send(conversationId, text, {
+        messageId,
+        turn,
+        ...(policy ? { policy } : {}),
+      });
+      if (receipt.status === 'started' || receipt.status === 'steered') return { turnId: receipt.turnId };
+      // Queued (or dropped by a close meanwhile): wait until its turn starts, from the receipts.
+      for (let waitMs = 50; ; waitMs = Math.min(waitMs * 2, 1_000)) {
+        const now = await state(conversationId);
+        const record = now?.receipts.find((r) => r.messageId === messageId);
+        if (record?.turnId !== undefined && (record.status === 'started' || record.status === 'steered'))
+          return { turnId: record.turnId };
+        if (record?.status === 'dropped' || record?.status === 'rejected' || record?.status === 'blocked')
+          throw new Error(`message ${messageId} was ${record.status} before a turn took it`);
+        if (signal.aborted) throw new Error(`gave up waiting for message ${messageId}'s turn to start`);
+        await pause({ ms: waitMs, signal });
+      }
+    },
+    async runningTurn(conversationId) {
+      return (await state(conversationId))?.running?.turnId;
+    },
+    async turns(conversationId) {
+      const now = await state(conversationId);
+      return Array.from(
+        { length: now?.turnCount ?? 0 },
+        (_, n) => conversations.turn(conversationId, n + 1).turnId,
+      );
+    },
+    async latestTurn(conversationId) {
+      const now = await state(conversationId);
+      if (!now || now.turnCount === 0) return undefined;
+      return now.running?.turnId ?? conversations.turn(conversationId, now.turnCount).turnId;
+    },
+    async decide(turnId, { toolCallId, approved, reason }: ChatDecision) {
+      const handle = turns.attach(turnId);
+      try {
+        await (approved ? handle.approve(toolCallId, reason) : handle.reject(toolCallId, reason));
+        return 'recorded';
+      } catch (error) {
+        // Refused by the turn (the call waits for no decision), or the turn is gone.
+        if (error instanceof WorkflowUpdateFailedError || error instanceof WorkflowNotFoundError)
+          return 'not-waiting';
+        throw error;
+      }
+    },
+    watch(turnId, signal) {
+      return turns.attach(turnId).watch({ after: 0, signal });
+    },
+  };
+}
