@@ -1,15 +1,9 @@
 import { type ChatConversations, ConversationRefusedError, formatIssues } from '../core';
 import { chatMessages } from './chat-messages';
 import { chatAskOf, chatPostSchema } from './chat-request';
-import { isLoopbackRequest } from './loopback-request';
+import { type ChatRequestClient, isLoopbackRequest } from './loopback-request';
 import { readBodyText } from './read-body-text';
 import { turnUiStreamResponse } from './turn-ui-stream-response';
-
-/** Who sent a request, as the server saw it (a Fetch `Request` does not say). */
-export interface ChatRequestClient {
-  /** The peer's address (Node: `req.socket.remoteAddress`). */
-  remoteAddress?: string;
-}
 
 export interface ChatRouteOptions {
   conversations: ChatConversations;

@@ -1,4 +1,8 @@
-import type { ChatRequestClient } from './chat-route';
+/** Who sent a request, as the server saw it (a Fetch `Request` does not say). */
+export interface ChatRequestClient {
+  /** The peer's address (Node: `req.socket.remoteAddress`). */
+  remoteAddress?: string;
+}
 
 const loopbackAddresses = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
