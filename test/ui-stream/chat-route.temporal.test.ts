@@ -4,10 +4,11 @@ import type { UIMessage } from 'ai';
 import type { ChatConversations } from 'durable-turns';
 import { chatConversations } from 'durable-turns/client';
 import { type ChatRoute, chatRoute } from 'durable-turns/ui-stream';
-import { chatModel, chatTools } from '../../examples/chat/chat-agent';
+import { chatTools } from '../../examples/chat/chat-agent';
 import { startChatServer } from '../../examples/chat/chat-server';
 import { signal } from '../support/signal';
 import { TemporalKit } from '../temporal/support/kit';
+import { heldChatModel } from './held-chat-model';
 import { NodeChat } from './node-chat';
 
 const kit = new TemporalKit();
@@ -21,30 +22,15 @@ let release = signal();
 beforeAll(async () => {
   await kit.open();
   const taskQueue = kit.taskQueue('chat-route');
-  const inner = chatModel({ wordDelayMs: 5 });
-  worker = await kit.worker({
-    taskQueue,
-    tools: chatTools,
-    model: {
-      name: inner.name,
-      async *stream(request) {
-        const last = request.messages[request.messages.length - 1];
-        const hold = last?.role === 'user' && JSON.stringify(last.content).includes('hold');
-        let words = 0;
-        for await (const part of inner.stream(request)) {
-          yield part;
-          if (hold && part.type === 'text-delta' && ++words === 3) await release.happened;
-        }
-      },
-    },
-  });
+  const model = heldChatModel({ wordDelayMs: 5, held: () => release.happened });
+  worker = await kit.worker({ taskQueue, tools: chatTools, model });
   const running = worker.run();
   stopWorker = async () => {
     worker.shutdown();
     await running;
   };
   route = chatRoute({
-    conversations: chatConversations(kit.client(taskQueue), { turn: { model: inner.name } }),
+    conversations: chatConversations(kit.client(taskQueue), { turn: { model: model.name } }),
   });
   server = await startChatServer({ route });
 });
