@@ -114,10 +114,12 @@ export { NonRetryableToolError } from './core/tools/run-tool-attempt';
 export { type ToolFile, withFiles } from './core/tools/tool-files';
 // Watching a turn (the same events in process and on Temporal)
 export type { LiveChannelName, ProgressEntry, TurnWatchEvent } from './core/watch/turn-watch-event';
+export { ChatApprovals } from './executors/conversation/chat-approvals';
 export {
   ConversationConflictError,
   type ConversationStore,
 } from './executors/conversation/conversation-store';
+export { inProcessChatConversations } from './executors/conversation/in-process-chat-conversations';
 export {
   InProcessConversations,
   type InProcessConversationsOptions,

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
-import type { ChatConversations, ChatDecision, SendPolicy } from '../core';
+import { type ChatConversations, type ChatDecision, type SendPolicy, turnOfMessage } from '../core';
 import { pause } from './abortable-pause';
 import { ConversationClient, type ConversationTurnOptions } from './conversation-client';
 import type { TurnClient } from './turn-client';
@@ -35,17 +35,13 @@ export function chatConversations(
         ...(policy ? { policy } : {}),
       });
       if (receipt.status === 'started' || receipt.status === 'steered') return { turnId: receipt.turnId };
-      // Queued (or dropped by a close meanwhile): wait until its turn starts, from the receipts.
-      for (let waitMs = 50; ; waitMs = Math.min(waitMs * 2, 1_000)) {
-        const now = await state(conversationId);
-        const record = now?.receipts.find((r) => r.messageId === messageId);
-        if (record?.turnId !== undefined && (record.status === 'started' || record.status === 'steered'))
-          return { turnId: record.turnId };
-        if (record?.status === 'dropped' || record?.status === 'rejected' || record?.status === 'blocked')
-          throw new Error(`message ${messageId} was ${record.status} before a turn took it`);
-        if (signal.aborted) throw new Error(`gave up waiting for message ${messageId}'s turn to start`);
-        await pause({ ms: waitMs, signal });
-      }
+      // Queued: its turn starts once the running one ends.
+      return turnOfMessage({
+        messageId,
+        look: () => state(conversationId),
+        pause: (ms) => pause({ ms, signal }),
+        signal,
+      });
     },
     async runningTurn(conversationId) {
       return (await state(conversationId))?.running?.turnId;

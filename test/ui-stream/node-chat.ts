@@ -1,6 +1,5 @@
 import {
   AbstractChat,
-  type ChatInit,
   type ChatState,
   type ChatStatus,
   DefaultChatTransport,
@@ -35,10 +34,17 @@ export class NodeChat extends AbstractChat<UIMessage> {
     api,
     id,
     messages,
-  }: { api: string; id: string; messages?: UIMessage[] } & Pick<ChatInit<UIMessage>, 'messages'>) {
+    fetch,
+  }: {
+    api: string;
+    id: string;
+    messages?: UIMessage[];
+    /** A route called in this process, without a server. */
+    fetch?: typeof globalThis.fetch;
+  }) {
     super({
       id,
-      transport: new DefaultChatTransport({ api }),
+      transport: new DefaultChatTransport({ api, ...(fetch ? { fetch } : {}) }),
       state: new PlainChatState(messages),
       sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     });

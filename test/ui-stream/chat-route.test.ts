@@ -1,0 +1,80 @@
+import type { UIMessage } from 'ai';
+import {
+  ChatApprovals,
+  InProcessConversations,
+  InProcessExecutor,
+  inProcessChatConversations,
+} from 'durable-turns';
+import { chatRoute } from 'durable-turns/ui-stream';
+import { chatTools } from '../../examples/chat/chat-agent';
+import { signal } from '../support/signal';
+import { heldChatModel } from './held-chat-model';
+import { NodeChat } from './node-chat';
+
+/** The chat route over the in-process executor's conversations, read by the AI SDK's own chat client. */
+let release = signal();
+const approvals = new ChatApprovals();
+const executor = new InProcessExecutor({
+  tools: chatTools,
+  model: heldChatModel({ wordDelayMs: 2, held: () => release.happened }),
+  approver: approvals.approver,
+});
+const conversations = new InProcessConversations({ executor });
+const route = chatRoute({
+  conversations: inProcessChatConversations({ conversations, executor, approvals }),
+  authorize: () => true,
+});
+const fetchRoute: typeof fetch = async (input, init) => route.handle(new Request(input, init));
+let chats = 0;
+const newChat = (messages?: UIMessage[], id = `chat-${++chats}`) =>
+  new NodeChat({
+    api: 'http://app.example/api/chat',
+    id,
+    fetch: fetchRoute,
+    ...(messages ? { messages } : {}),
+  });
+const texts = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []));
+const tools = (message: UIMessage) => message.parts.filter((p) => p.type === 'dynamic-tool');
+const outcome = (message: UIMessage) =>
+  message.parts.flatMap((p) => (p.type === 'data-outcome' ? [(p.data as { status: string }).status] : []));
+const messagesOf = async (chatId: string) =>
+  (await (await fetchRoute(`http://app.example/api/chat/${chatId}/messages`)).json()) as UIMessage[];
+const shown = (messages: UIMessage[]) => messages.map(({ role, parts }) => ({ role, parts }));
+
+test('in process too: an approval from the page continues the same message, and the chat read back is the same', async () => {
+  const chat = newChat();
+  await chat.sendMessage({ text: 'deploy api' });
+  await chat.until((c) => tools(c.answer).some((t) => t.state === 'approval-requested'));
+  const [call] = tools(chat.answer);
+  if (call?.state !== 'approval-requested') throw new Error('no approval request');
+  await chat.addToolApprovalResponse({ id: call.approval.id, approved: true });
+  await chat.until((c) => outcome(c.answer).length > 0);
+  expect(texts(chat.answer)).toEqual(['I will deploy api once you approve.', 'Done: api is live.']);
+  expect(tools(chat.answer)).toEqual([
+    expect.objectContaining({ state: 'output-available', output: 'api is live' }),
+  ]);
+  expect(outcome(chat.answer)).toEqual(['completed']);
+  expect(shown(await messagesOf(chat.id))).toEqual(shown(chat.messages));
+});
+
+test('in process too: a page that reloads mid-answer resumes the running turn, the answer whole once', async () => {
+  release = signal();
+  const first = newChat();
+  const sending = first.sendMessage({ text: 'hold on, then answer' });
+  const shownText = () => {
+    const last = first.messages[first.messages.length - 1];
+    return last?.role === 'assistant' ? texts(last).join('') : '';
+  };
+  while (!shownText().includes('hold')) await new Promise((resolve) => setTimeout(resolve, 10));
+  await first.stop();
+  await sending;
+  const reloaded = newChat(await messagesOf(first.id), first.id);
+  const resumed = reloaded.resumeStream();
+  release.fire();
+  await resumed;
+  await reloaded.until((c) => outcome(c.answer).length > 0);
+  expect(reloaded.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  expect(texts(reloaded.answer)).toEqual([
+    'You said: hold on, then answer. Say "deploy <service>" to see a call wait for your approval.',
+  ]);
+});
