@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { progressQuery } from '../contract/turn-workflow';
 import { type ChatConversations, type ChatDecision, type SendPolicy, turnOfMessage } from '../core';
 import { pause } from './abortable-pause';
 import { ConversationClient, type ConversationTurnOptions } from './conversation-client';
@@ -69,6 +70,13 @@ export function chatConversations(
           return 'not-waiting';
         throw error;
       }
+    },
+    async journalEnd(turnId) {
+      // A page from past the end: no entries, only where the journal ends.
+      const page = await turns.client.workflow
+        .getHandle(turnId)
+        .query(progressQuery, Number.MAX_SAFE_INTEGER);
+      return page.lastSeq;
     },
     watch(turnId, signal) {
       return turns.attach(turnId).watch({ after: 0, signal });

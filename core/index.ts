@@ -16,6 +16,7 @@ export * from './engine/turn-snapshot';
 export * from './engine/turn-state';
 export * from './engine/turn-state-view';
 export * from './engine/validate-transcript';
+export * from './engine/waits-only-for-approvals';
 export * from './errors/durable-turns-error';
 export * from './health/tool-health-registry';
 export * from './hooks/conversation-hooks';

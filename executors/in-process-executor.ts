@@ -249,6 +249,13 @@ export class InProcessExecutor {
     yield* watchTurnFeed({ feed, after, live, ...(signal ? { signal } : {}) });
   }
 
+  /** How many entries the turn's journal holds now (its last sequence number; 0 for an unknown turn). */
+  async journalLength(turnId: string): Promise<number> {
+    const feed = this.feeds.get(turnId);
+    if (feed) return feed.entries.length;
+    return (await this.journal.read?.({ turnId }))?.length ?? 0;
+  }
+
   /**
    * A finished turn's result, read from the journal: what `runTurn` returned (undefined for a turn
    * the journal does not hold, has not finished, or a journal without `read`).

@@ -13,9 +13,11 @@ export async function chatMessages(
   chatId: string,
   signal: AbortSignal,
 ): Promise<UIMessage[]> {
+  // The turns first: one that starts after is not in the list; one that ends after is read whole.
+  const turns = await conversations.turns(chatId);
   const running = await conversations.runningTurn(chatId);
   const messages: UIMessage[] = [];
-  for (const turnId of await conversations.turns(chatId)) {
+  for (const turnId of turns) {
     const stop = new AbortController();
     const abort = () => stop.abort();
     signal.addEventListener('abort', abort, { once: true });

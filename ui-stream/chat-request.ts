@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatDecision } from '../core';
+import { type ChatDecision, threadIdSchema } from '../core';
 
 /** A UI message as `useChat` posts it: only what the route reads is checked, the rest is kept. */
 const uiMessageSchema = z.looseObject({
@@ -10,7 +10,8 @@ const uiMessageSchema = z.looseObject({
 
 /** The body `useChat`'s transport POSTs (`DefaultChatTransport`): the chat's id and all its messages. */
 export const chatPostSchema = z.looseObject({
-  id: z.string().min(1).max(256),
+  // A conversation's id: short enough to name its turns.
+  id: threadIdSchema,
   messages: z.array(uiMessageSchema).min(1),
   trigger: z.enum(['submit-message', 'regenerate-message']),
   messageId: z.string().optional(),
@@ -20,7 +21,7 @@ export type ChatPost = z.infer<typeof chatPostSchema>;
 /** What a POST asks: a new user message, or decisions on approvals the turn waits for. */
 export type ChatAsk =
   | { kind: 'message'; messageId: string; text: string }
-  | { kind: 'decisions'; decisions: ChatDecision[] };
+  | { kind: 'decisions'; messageId: string; decisions: ChatDecision[] };
 
 const approvalResponded = z.object({
   toolCallId: z.string().min(1),
@@ -57,7 +58,8 @@ export function chatAskOf(post: ChatPost): ChatAsk | { refused: string } {
         { toolCallId, approved: approval.approved, ...(approval.reason ? { reason: approval.reason } : {}) },
       ];
     });
-    if (decisions.length > 0) return { kind: 'decisions', decisions };
+    // The message's id is its turn's (the stream's start said so).
+    if (decisions.length > 0) return { kind: 'decisions', messageId: last.id, decisions };
     return { refused: 'the last message is the assistant’s and answers no approval request: nothing to do' };
   }
   return {

@@ -1,4 +1,4 @@
-import { type ChatConversations, ConversationRefusedError, formatIssues } from '../core';
+import { type ChatConversations, ConversationRefusedError, formatIssues, threadIdSchema } from '../core';
 import { chatMessages } from './chat-messages';
 import { chatAskOf, chatPostSchema } from './chat-request';
 import { type ChatRequestClient, isLoopbackRequest } from './loopback-request';
@@ -47,6 +47,8 @@ export function chatRoute({
 }: ChatRouteOptions): ChatRoute {
   /** A refusal, or undefined when the request may go on. */
   async function refusal(request: Request, client: ChatRequestClient | undefined, conversationId?: string) {
+    const elsewhere = crossSite(request, !authorize);
+    if (elsewhere) return problem(403, elsewhere);
     if (!authorize)
       return isLoopbackRequest(request, client)
         ? undefined
@@ -62,6 +64,9 @@ export function chatRoute({
       // Without `authorize`, a request from elsewhere is refused before its body is read.
       const early = await refusal(request, client);
       if (early) return early;
+      // What useChat sends; a form or a no-cors fetch of another site cannot send it unasked.
+      if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? ''))
+        return problem(415, 'a chat request is JSON (content-type: application/json)');
       const body = await readBodyText(request, maxBodyBytes);
       if ('tooLarge' in body) return problem(413, `the body is over ${maxBodyBytes} bytes`);
       let json: unknown;
@@ -82,9 +87,10 @@ export function chatRoute({
           const { turnId } = await conversations.send(post.id, ask, request.signal);
           return stream(request, turnId);
         }
-        const turnId =
-          (await conversations.runningTurn(post.id)) ?? (await conversations.latestTurn(post.id));
-        if (turnId === undefined) return problem(409, `chat ${quote(post.id)} has no turn to decide for`);
+        // The answered message is a turn of this chat (its id is the turn's): decide there only.
+        const turnId = ask.messageId;
+        if (!(await conversations.turns(post.id)).includes(turnId))
+          return problem(409, `message ${quote(turnId)} is not a turn of chat ${quote(post.id)}`);
         for (const decision of ask.decisions) await conversations.decide(turnId, decision);
         return stream(
           request,
@@ -115,24 +121,54 @@ export function chatRoute({
       if (request.method === 'POST') return route.post(request, client);
       const match = /\/([^/]+)\/(stream|messages)$/.exec(new URL(request.url).pathname);
       if (request.method !== 'GET' || !match?.[1]) return problem(404, 'no such chat endpoint');
-      const chatId = decodeURIComponent(match[1]);
+      let chatId: string;
+      try {
+        chatId = decodeURIComponent(match[1]);
+      } catch {
+        return problem(400, 'the chat id in the path is not valid percent-encoding');
+      }
+      if (!threadIdSchema.safeParse(chatId).success)
+        return problem(400, `chat id ${quote(chatId)} is not valid`);
       return match[2] === 'stream'
         ? route.resume(request, chatId, client)
         : route.messages(request, chatId, client);
     },
   };
 
-  function stream(request: Request, turnId: string, afterDecisionsOf?: readonly string[]): Response {
+  async function stream(request: Request, turnId: string, afterDecisionsOf?: readonly string[]) {
+    // Where the journal ends now: the stream ends at a pause from there on, not at one in the past.
+    const from = await conversations.journalEnd(turnId);
     return turnUiStreamResponse({
       watch: (signal) => conversations.watch(turnId, signal),
       messageId: turnId,
       signal: request.signal,
-      endAtPause: true,
+      endAtPause: { from },
       ...(afterDecisionsOf ? { afterDecisionsOf } : {}),
     });
   }
 
   return route;
+}
+
+/**
+ * Why a request made by a page of another site is refused, if it is: browsers say where a request
+ * comes from (`Sec-Fetch-Site`), and a page elsewhere must not post to a chat with the user's
+ * cookies. Serving loopback only, the `Origin` must also be the address the request was sent to
+ * (behind a proxy that rewrites `Host` this could not hold: there `authorize` is given).
+ */
+function crossSite(request: Request, loopbackOnly: boolean): string | undefined {
+  if (request.headers.get('sec-fetch-site') === 'cross-site') return 'a request from another site is refused';
+  const origin = request.headers.get('origin');
+  if (!loopbackOnly || origin === null) return undefined;
+  let host: string | undefined;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return 'the request names a malformed Origin';
+  }
+  if (host !== request.headers.get('host'))
+    return `a request from another origin (${quote(origin)}) is refused`;
+  return undefined;
 }
 
 function problem(status: number, error: string): Response {

@@ -212,9 +212,13 @@ test('an approved call shows the approval answered, then its output', async () =
   ]);
 });
 
+/** The journal's first entry: the pause is the turn's state, folded from its start. */
+const started = entry({ type: 'turn.started', turnId: 't', input: [{ role: 'user', content: 'read a' }] });
+
 test('a chat stream ends when the turn waits for nothing but an approval; its continuation after the decision sends only what follows, and the two make the message one stream makes', async () => {
   const call = { ...read, policy: { ...read.policy, requiresApproval: true } };
   const events = [
+    started,
     requested,
     responded('Reading.', [call]),
     entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
@@ -235,11 +239,11 @@ test('a chat stream ends when the turn waits for nothing but an approval; its co
     for await (const chunk of chunks) all.push(chunk);
     return all;
   };
-  const paused = await collect(turnUiChunks(replay(), { messageId: 'm', endAtPause: true }));
+  const paused = await collect(turnUiChunks(replay(), { messageId: 'm', endAtPause: { from: 0 } }));
   expect(paused.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
   expect(paused.some((chunk) => chunk.type === 'tool-approval-request')).toBe(true);
   const continued = await collect(
-    turnUiChunks(replay(), { messageId: 'm', endAtPause: true, afterDecisionsOf: ['c1'] }),
+    turnUiChunks(replay(), { messageId: 'm', endAtPause: { from: 0 }, afterDecisionsOf: ['c1'] }),
   );
   expect(continued.map((chunk) => chunk.type)).toEqual([
     'start',
@@ -272,6 +276,7 @@ test('a turn that ends while its message waits at a pause sends its end to the c
   const call = { ...read, policy: { ...read.policy, requiresApproval: true } };
   async function* replay() {
     yield* [
+      started,
       requested,
       responded('Reading.', [call]),
       entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
@@ -287,4 +292,54 @@ test('a turn that ends while its message waits at a pause sends its end to the c
   for await (const chunk of turnUiChunks(replay(), { messageId: 'm', afterDecisionsOf: ['c1'] }))
     chunks.push(chunk);
   expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-outcome', 'finish']);
+});
+
+test('a replay does not end at a pause the turn has since left: only at one reached from the journal’s end on', async () => {
+  const call = { ...read, policy: { ...read.policy, requiresApproval: true } };
+  const events = [
+    started,
+    requested,
+    responded('Reading.', [call]),
+    entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
+    entry({ type: 'tool.approval_decided', toolCallId: 'c1', approved: true }),
+    entry({ type: 'tool.attempt_started', toolCallId: 'c1', attempt: 1, at: 2 }),
+  ];
+  async function* replay() {
+    yield* events;
+  }
+  const last = events.at(-1);
+  const from = last?.kind === 'entry' ? last.seq : 0;
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of turnUiChunks(replay(), { messageId: 'm', endAtPause: { from } }))
+    chunks.push(chunk);
+  expect(chunks.map((chunk) => chunk.type)).toContain('tool-approval-response');
+  expect(chunks.some((chunk) => chunk.type === 'finish')).toBe(false);
+});
+
+test('the stream ends once nothing but the approval is left, even while another call’s output waits in batch order behind it', async () => {
+  const needsApproval = { ...read, policy: { ...read.policy, requiresApproval: true } };
+  const other = { ...read, toolCallId: 'c2', input: { path: 'b' } };
+  async function* replay() {
+    yield* [
+      started,
+      requested,
+      responded('Reading both.', [needsApproval, other]),
+      entry({ type: 'tool.approval_requested', toolCallId: 'c1', at: 1 }),
+      entry({ type: 'tool.attempt_started', toolCallId: 'c2', attempt: 1, at: 1 }),
+      entry({
+        type: 'tool.attempt_finished',
+        toolCallId: 'c2',
+        attempt: 1,
+        result: { status: 'ok', content: 'b', resultHash: 'h' },
+        at: 2,
+        durationMs: 1,
+      }),
+    ] satisfies TurnWatchEvent[];
+  }
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of turnUiChunks(replay(), { messageId: 'm', endAtPause: { from: 0 } }))
+    chunks.push(chunk);
+  // Not at the approval request while c2 ran: after c2's attempt finished.
+  expect(chunks.slice(-2).map((chunk) => chunk.type)).toEqual(['data-attempt', 'finish']);
+  expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
 });

@@ -23,8 +23,8 @@ export function turnUiStreamResponse({
   messageId: string;
   signal?: AbortSignal;
   headers?: Record<string, string>;
-  /** End the stream when the turn waits for nothing but approvals (see `turnUiChunks`). */
-  endAtPause?: boolean;
+  /** End the stream when the turn waits for nothing but approvals, from this entry on (see `turnUiChunks`). */
+  endAtPause?: { from: number };
   /** Continue a message after its pause: send nothing before a decision on one of these calls. */
   afterDecisionsOf?: readonly string[];
 }): Response {

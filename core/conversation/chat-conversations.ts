@@ -35,6 +35,8 @@ export interface ChatConversations {
    * turn's own record then stands, whatever the page answered.
    */
   decide(turnId: string, decision: ChatDecision): Promise<'recorded' | 'not-waiting'>;
+  /** How far the turn's journal goes now: the sequence number of its last entry (0: none yet). */
+  journalEnd(turnId: string): Promise<number>;
   /** The turn's watch from its start, its live text too, until its end or `signal` aborts. */
   watch(turnId: string, signal: AbortSignal): AsyncIterable<TurnWatchEvent>;
 }

@@ -24,6 +24,7 @@ function App() {
   useEffect(() => {
     fetch(`/api/chat/${encodeURIComponent(chatId)}/messages`)
       .then((response) => (response.ok ? response.json() : []))
+      .catch(() => [])
       .then((messages: UIMessage[]) => setInitial(messages));
   }, [chatId]);
   if (!initial) return <p>Loading…</p>;
@@ -39,6 +40,10 @@ function Chat({ id, initial }: { id: string; initial: UIMessage[] }) {
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
   const [input, setInput] = useState('');
+  // A message sent now would wait behind the turn, which waits for your decision: decide first.
+  const awaitingYou = messages.some((message) =>
+    message.parts.some((part) => part.type === 'dynamic-tool' && part.state === 'approval-requested'),
+  );
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (input.trim() === '') return;
@@ -76,7 +81,7 @@ function Chat({ id, initial }: { id: string; initial: UIMessage[] }) {
           onChange={(event) => setInput(event.target.value)}
           placeholder='Say something, or "deploy api"'
         />
-        <button type="submit" disabled={status === 'submitted' || status === 'streaming'}>
+        <button type="submit" disabled={status === 'submitted' || status === 'streaming' || awaitingYou}>
           Send
         </button>
       </form>
@@ -119,7 +124,11 @@ function Part({
           </button>
         </div>
       )}
-      {part.state === 'output-available' && <div className="output">{String(part.output)}</div>}
+      {part.state === 'output-available' && (
+        <div className="output">
+          {typeof part.output === 'string' ? part.output : JSON.stringify(part.output)}
+        </div>
+      )}
       {part.state === 'output-denied' && <div className="output">rejected</div>}
     </div>
   );

@@ -49,6 +49,9 @@ export function inProcessChatConversations({
     async decide(turnId, decision) {
       return approvals.decide(turnId, decision);
     },
+    journalEnd(turnId) {
+      return executor.journalLength(turnId);
+    },
     watch(turnId, signal) {
       return executor.watch(turnId, { after: 0, signal });
     },

@@ -222,6 +222,7 @@ function stubConversations(): ChatConversations {
     turns: never,
     latestTurn: never,
     decide: never,
+    journalEnd: never,
     watch: () => ({ [Symbol.asyncIterator]: () => ({ next: never }) }),
   };
 }
