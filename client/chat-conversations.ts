@@ -1,6 +1,13 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { progressQuery } from '../contract/turn-workflow';
-import { type ChatConversations, type ChatDecision, type SendPolicy, turnOfMessage } from '../core';
+import {
+  type ChatConversations,
+  type ChatDecision,
+  conversationTurnId,
+  conversationTurnIds,
+  type SendPolicy,
+  turnOfMessage,
+} from '../core';
 import { pause } from './abortable-pause';
 import { ConversationClient, type ConversationTurnOptions } from './conversation-client';
 import type { TurnClient } from './turn-client';
@@ -49,15 +56,12 @@ export function chatConversations(
     },
     async turns(conversationId) {
       const now = await state(conversationId);
-      return Array.from(
-        { length: now?.turnCount ?? 0 },
-        (_, n) => conversations.turn(conversationId, n + 1).turnId,
-      );
+      return conversationTurnIds(conversationId, now?.turnCount ?? 0);
     },
     async latestTurn(conversationId) {
       const now = await state(conversationId);
       if (!now || now.turnCount === 0) return undefined;
-      return now.running?.turnId ?? conversations.turn(conversationId, now.turnCount).turnId;
+      return now.running?.turnId ?? conversationTurnId(conversationId, now.turnCount);
     },
     async decide(turnId, { toolCallId, approved, reason }: ChatDecision) {
       const handle = turns.attach(turnId);

@@ -23,6 +23,8 @@ import {
   type ConversationWatchEvent,
   type ConversationWatchOptions,
   closedRefusal,
+  conversationTurnId,
+  conversationTurnIds,
   followConversation,
   formatIssues,
   type Message,
@@ -120,7 +122,7 @@ export class ConversationClient {
 
   /** Turn `n` (from 1) of the conversation, as any turn. */
   turn(conversationId: string, n: number): TurnHandle {
-    const turnId = `${conversationId}#${n}`;
+    const turnId = conversationTurnId(conversationId, n);
     return new TurnHandle(turnId, this.turns.client.workflow.getHandle(turnId));
   }
 
@@ -129,7 +131,7 @@ export class ConversationClient {
     const { turnCount, running } = await this.state(conversationId);
     const messages: Message[] = [];
     for (let n = 1; n <= turnCount; n++) {
-      if (running?.turnId === `${conversationId}#${n}`) break;
+      if (running?.turnId === conversationTurnId(conversationId, n)) break;
       const result = await this.turn(conversationId, n).result();
       messages.push(
         ...(result.events[0]?.type === 'turn.started' ? result.events[0].input : []),
@@ -227,7 +229,7 @@ export class ConversationClient {
     await handle.result().catch(() => undefined);
     const { turnCount } = await this.state(conversationId);
     const client = this.turns.client;
-    const turnIds = Array.from({ length: turnCount }, (_, i) => `${conversationId}#${i + 1}`);
+    const turnIds = conversationTurnIds(conversationId, turnCount);
     // Only its own turns: a standalone turn may have taken one of their ids (then that turn never ran).
     const own = await Promise.all(turnIds.map((turnId) => childOf(client, turnId, handle.workflowId)));
     const deleted = turnIds.filter((_, i) => own[i]);

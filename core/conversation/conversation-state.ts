@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DurableTurnsError } from '../errors/durable-turns-error';
 import { userMessageSchema } from '../schema/messages';
 import { type MessageReceipt, type SendArgs, sendArgsSchema } from './conversation-schema';
+import { conversationTurnId } from './conversation-turn-id';
 
 /**
  * A conversation's queue of turns, as plain data both hosts keep (the conversation workflow in its
@@ -250,7 +251,7 @@ export function receiptOf(state: ConversationState, messageId: string): MessageR
 
 function startTurn(state: ConversationState, messages: WaitingMessage[]): ConversationAction {
   state.turnCount += 1;
-  const turnId = `${state.conversationId}#${state.turnCount}`;
+  const turnId = conversationTurnId(state.conversationId, state.turnCount);
   state.running = { turnId, messages, cancelling: false, steers: [] };
   for (const { messageId } of messages) record(state, { messageId, status: 'started', turnId });
   return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };

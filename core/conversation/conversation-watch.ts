@@ -1,5 +1,6 @@
 import type { TurnWatchEvent } from '../watch/turn-watch-event';
 import type { ConversationState } from './conversation-state';
+import { conversationTurnId } from './conversation-turn-id';
 
 /** What a conversation's watch yields: an event of one of its turns, saying which. */
 export interface ConversationWatchEvent {
@@ -63,7 +64,7 @@ export async function* followConversation({
       await waitForChange();
       continue;
     }
-    const turnId = `${conversationId}#${n}`;
+    const turnId = conversationTurnId(conversationId, n);
     const events = watchTurn(turnId)[Symbol.asyncIterator]();
     try {
       for (;;) {

@@ -1,4 +1,5 @@
 import type { Message } from '../schema/messages';
+import { conversationTurnId } from './conversation-turn-id';
 import { SizeBoundedMap } from './size-bounded-map';
 import type { TurnContext } from './turn-messages';
 
@@ -33,7 +34,7 @@ export class EarlierTurns {
     const turns: Message[][] = [];
     // From the newest back, to the first that replaces those before it.
     for (let n = turnNumber - 1; n >= 1; n--) {
-      const turnId = `${conversationId}#${n}`;
+      const turnId = conversationTurnId(conversationId, n);
       const key = `${incarnation}\n${turnId}`;
       let turn: TurnContext | undefined = this.held.get(key);
       if (!turn) {

@@ -1,6 +1,7 @@
 export * from './chat-conversations';
 export * from './conversation-schema';
 export * from './conversation-state';
+export * from './conversation-turn-id';
 export * from './conversation-watch';
 export * from './earlier-turns';
 export * from './message-turn';

@@ -1,4 +1,4 @@
-import { type ChatConversations, type SendPolicy, turnOfMessage } from '../../core';
+import { type ChatConversations, conversationTurnIds, type SendPolicy, turnOfMessage } from '../../core';
 import type { InProcessExecutor } from '../in-process-executor';
 import type { ChatApprovals } from './chat-approvals';
 import type { InProcessConversations } from './in-process-conversations';
@@ -20,8 +20,6 @@ export function inProcessChatConversations({
   /** What a message does while a turn runs (`SendPolicy`); default `enqueue`. */
   policy?: SendPolicy;
 }): ChatConversations {
-  const turnIdsOf = (conversationId: string, count: number) =>
-    Array.from({ length: count }, (_, n) => `${conversationId}#${n + 1}`);
   return {
     async send(conversationId, { messageId, text }, signal) {
       const receipt = await conversations.send(conversationId, text, {
@@ -40,11 +38,11 @@ export function inProcessChatConversations({
       return (await conversations.state(conversationId)).running?.turnId;
     },
     async turns(conversationId) {
-      return turnIdsOf(conversationId, (await conversations.state(conversationId)).turnCount);
+      return conversationTurnIds(conversationId, (await conversations.state(conversationId)).turnCount);
     },
     async latestTurn(conversationId) {
       const { running, turnCount } = await conversations.state(conversationId);
-      return running?.turnId ?? turnIdsOf(conversationId, turnCount).at(-1);
+      return running?.turnId ?? conversationTurnIds(conversationId, turnCount).at(-1);
     },
     async decide(turnId, decision) {
       return approvals.decide(turnId, decision);

@@ -11,6 +11,7 @@ import {
   type ConversationWatchEvent,
   type ConversationWatchOptions,
   closeConversation,
+  conversationTurnId,
   EarlierTurns,
   followConversation,
   formatIssues,
@@ -138,7 +139,7 @@ export class InProcessConversations {
 
   /** Turn `n` (from 1): its result once it ends (at once for one that has). */
   async turnResult(conversationId: string, n: number): Promise<TurnResult> {
-    const turnId = `${conversationId}#${n}`;
+    const turnId = conversationTurnId(conversationId, n);
     const running = this.running.get(turnId);
     if (running) return running.done;
     const result = await this.executor.finishedResult(turnId);
@@ -154,7 +155,7 @@ export class InProcessConversations {
     const { turnCount, running } = (await this.hold(conversationId)).state;
     const messages: Message[] = [];
     for (let n = 1; n <= turnCount; n++) {
-      if (running?.turnId === `${conversationId}#${n}`) break;
+      if (running?.turnId === conversationTurnId(conversationId, n)) break;
       messages.push(...turnMessages(await this.turnResult(conversationId, n)));
     }
     return messages;

@@ -8,6 +8,7 @@ import { chatTools } from '../../examples/chat/chat-agent';
 import { startChatServer } from '../../examples/chat/chat-server';
 import { signal } from '../support/signal';
 import { TemporalKit } from '../temporal/support/kit';
+import { leaveMidAnswer, outcome, shown, texts, tools } from './chat-answers';
 import { heldChatModel } from './held-chat-model';
 import { NodeChat } from './node-chat';
 
@@ -44,16 +45,10 @@ afterAll(async () => {
 let chats = 0;
 const newChat = (messages?: UIMessage[], id = `chat-${process.pid}-${++chats}`) =>
   new NodeChat({ api: `${server.url}/api/chat`, id, ...(messages ? { messages } : {}) });
-const texts = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []));
-const tools = (message: UIMessage) => message.parts.filter((p) => p.type === 'dynamic-tool');
-const outcome = (message: UIMessage) =>
-  message.parts.flatMap((p) => (p.type === 'data-outcome' ? [(p.data as { status: string }).status] : []));
 const messagesOf = async (chatId: string) =>
   (await (
     await fetch(`${server.url}/api/chat/${encodeURIComponent(chatId)}/messages`)
   ).json()) as UIMessage[];
-/** The messages as a person sees them: roles and parts, without the ids the client made up. */
-const shown = (messages: UIMessage[]) => messages.map(({ role, parts }) => ({ role, parts }));
 
 describe('a useChat client (the AI SDK’s own chat and transport) over durable conversations', () => {
   test('a message starts a turn whose answer streams into one assistant message; the chat read back later is the same', async () => {
@@ -111,16 +106,7 @@ describe('a useChat client (the AI SDK’s own chat and transport) over durable 
   test('a page that reloads mid-answer reads the chat so far and resumes the running turn: the answer is whole, nothing lost or repeated', async () => {
     release = signal();
     const first = newChat();
-    // (A send resolves once its stream has ended.)
-    const sending = first.sendMessage({ text: 'hold on, then answer' });
-    // The answer is held at its third word: the page goes away there.
-    const shownText = () => {
-      const last = first.messages[first.messages.length - 1];
-      return last?.role === 'assistant' ? texts(last).join('') : '';
-    };
-    while (!shownText().includes('hold')) await new Promise((resolve) => setTimeout(resolve, 20));
-    await first.stop();
-    await sending;
+    await leaveMidAnswer(first);
 
     const reloaded = newChat(await messagesOf(first.id), first.id);
     expect(reloaded.messages.map((m) => m.role)).toEqual(['user']);

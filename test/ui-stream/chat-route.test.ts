@@ -8,6 +8,7 @@ import {
 import { chatRoute } from 'durable-turns/ui-stream';
 import { chatTools } from '../../examples/chat/chat-agent';
 import { signal } from '../support/signal';
+import { leaveMidAnswer, outcome, shown, texts, tools } from './chat-answers';
 import { heldChatModel } from './held-chat-model';
 import { NodeChat } from './node-chat';
 
@@ -33,13 +34,8 @@ const newChat = (messages?: UIMessage[], id = `chat-${++chats}`) =>
     fetch: fetchRoute,
     ...(messages ? { messages } : {}),
   });
-const texts = (message: UIMessage) => message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : []));
-const tools = (message: UIMessage) => message.parts.filter((p) => p.type === 'dynamic-tool');
-const outcome = (message: UIMessage) =>
-  message.parts.flatMap((p) => (p.type === 'data-outcome' ? [(p.data as { status: string }).status] : []));
 const messagesOf = async (chatId: string) =>
   (await (await fetchRoute(`http://app.example/api/chat/${chatId}/messages`)).json()) as UIMessage[];
-const shown = (messages: UIMessage[]) => messages.map(({ role, parts }) => ({ role, parts }));
 
 test('in process too: an approval from the page continues the same message, and the chat read back is the same', async () => {
   const chat = newChat();
@@ -60,14 +56,7 @@ test('in process too: an approval from the page continues the same message, and 
 test('in process too: a page that reloads mid-answer resumes the running turn, the answer whole once', async () => {
   release = signal();
   const first = newChat();
-  const sending = first.sendMessage({ text: 'hold on, then answer' });
-  const shownText = () => {
-    const last = first.messages[first.messages.length - 1];
-    return last?.role === 'assistant' ? texts(last).join('') : '';
-  };
-  while (!shownText().includes('hold')) await new Promise((resolve) => setTimeout(resolve, 10));
-  await first.stop();
-  await sending;
+  await leaveMidAnswer(first);
   const reloaded = newChat(await messagesOf(first.id), first.id);
   const resumed = reloaded.resumeStream();
   release.fire();
