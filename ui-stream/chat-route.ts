@@ -1,9 +1,16 @@
-import { type ChatConversations, ConversationRefusedError, formatIssues, threadIdSchema } from '../core';
+import {
+  type ChatConversations,
+  ConversationRefusedError,
+  conversationTurnId,
+  conversationTurnNumber,
+  formatIssues,
+  threadIdSchema,
+} from '../core';
 import { chatMessages } from './chat-messages';
 import { chatAskOf, chatPostSchema } from './chat-request';
 import { type ChatRequestClient, isLoopbackRequest } from './loopback-request';
 import { readBodyText } from './read-body-text';
-import { turnUiStreamResponse } from './turn-ui-stream-response';
+import { readEventId, turnUiStreamResponse } from './turn-ui-stream-response';
 
 export interface ChatRouteOptions {
   conversations: ChatConversations;
@@ -24,7 +31,11 @@ export interface ChatRoute {
    * is read: the durable transcript is the authority, not the client's copy.
    */
   post(request: Request, client?: ChatRequestClient): Promise<Response>;
-  /** `GET {api}/{chatId}/stream`: the running turn's message from its start (204 when none runs). */
+  /**
+   * `GET {api}/{chatId}/stream`: the running turn's message from its start (204 when none runs);
+   * with `Last-Event-ID` (an id of this chat's events, as `EventSource` sends it), what follows that
+   * event in its message, running or ended (204 after its finish).
+   */
   resume(request: Request, chatId: string, client?: ChatRequestClient): Promise<Response>;
   /** `GET {api}/{chatId}/messages`: the chat's messages so far (JSON), for a page that reloads. */
   messages(request: Request, chatId: string, client?: ChatRequestClient): Promise<Response>;
@@ -85,18 +96,16 @@ export function chatRoute({
       try {
         if (ask.kind === 'message') {
           const { turnId } = await conversations.send(post.id, ask, request.signal);
-          return stream(request, turnId);
+          return stream(request, post.id, turnId);
         }
         // The answered message is a turn of this chat (its id is the turn's): decide there only.
         const turnId = ask.messageId;
         if (!(await conversations.turns(post.id)).includes(turnId))
           return problem(409, `message ${quote(turnId)} is not a turn of chat ${quote(post.id)}`);
         for (const decision of ask.decisions) await conversations.decide(turnId, decision);
-        return stream(
-          request,
-          turnId,
-          ask.decisions.map((d) => d.toolCallId),
-        );
+        return stream(request, post.id, turnId, {
+          afterDecisionsOf: ask.decisions.map((d) => d.toolCallId),
+        });
       } catch (error) {
         if (error instanceof ConversationRefusedError) return problem(409, error.message);
         throw error;
@@ -106,9 +115,11 @@ export function chatRoute({
     async resume(request, chatId, client) {
       const denied = await refusal(request, client, chatId);
       if (denied) return denied;
+      const lastEventId = request.headers.get('last-event-id');
+      if (lastEventId !== null) return resumeAfter(request, chatId, lastEventId);
       const turnId = await conversations.runningTurn(chatId);
       if (turnId === undefined) return new Response(null, { status: 204 });
-      return stream(request, turnId);
+      return stream(request, chatId, turnId);
     },
 
     async messages(request, chatId, client) {
@@ -135,15 +146,44 @@ export function chatRoute({
     },
   };
 
-  async function stream(request: Request, turnId: string, afterDecisionsOf?: readonly string[]) {
-    // Where the journal ends now: the stream ends at a pause from there on, not at one in the past.
+  /** The rest of the message an event id names: `{turn}/{position}`, a turn of this chat. */
+  async function resumeAfter(request: Request, chatId: string, lastEventId: string) {
+    const turn = /^([1-9]\d{0,9})\//.exec(lastEventId)?.[1];
+    const turnId = turn === undefined ? undefined : conversationTurnId(chatId, Number(turn));
+    const position = turn === undefined ? undefined : readEventId(lastEventId, `${turn}/`);
+    const notOurs = problem(
+      400,
+      `Last-Event-ID ${quote(lastEventId)} is not an event id of chat ${quote(chatId)}`,
+    );
+    if (turnId === undefined || !position || 'invalid' in position) return notOurs;
+    if (!(await conversations.turns(chatId)).includes(turnId)) return notOurs;
     const from = await conversations.journalEnd(turnId);
+    // A position the journal has not reached was not made by this turn's stream.
+    if (position.seq > from) return notOurs;
+    return stream(request, chatId, turnId, { lastEventId, from });
+  }
+
+  async function stream(
+    request: Request,
+    chatId: string,
+    turnId: string,
+    {
+      afterDecisionsOf,
+      lastEventId,
+      from,
+    }: { afterDecisionsOf?: readonly string[]; lastEventId?: string; from?: number } = {},
+  ) {
+    // Where the journal ends now: the stream ends at a pause from there on, not at one in the past.
+    const journalEnd = from ?? (await conversations.journalEnd(turnId));
     return turnUiStreamResponse({
       watch: (signal) => conversations.watch(turnId, signal),
       messageId: turnId,
       signal: request.signal,
-      endAtPause: { from },
+      endAtPause: { from: journalEnd },
+      // Which turn of the chat: an id sent back names the message it belongs to.
+      eventIdPrefix: `${conversationTurnNumber(chatId, turnId) ?? 0}/`,
       ...(afterDecisionsOf ? { afterDecisionsOf } : {}),
+      ...(lastEventId !== undefined ? { lastEventId } : {}),
     });
   }
 

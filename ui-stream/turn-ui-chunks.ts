@@ -1,7 +1,24 @@
 import type { TurnWatchEvent } from '../core';
 import { type Chunk, TurnUiMapper } from './turn-ui-mapper';
+import type { UiStreamPosition } from './ui-stream-position';
 
 export type { TurnDataParts } from './turn-ui-mapper';
+
+export interface TurnUiChunkOptions {
+  messageId: string;
+  /** End the stream when the turn waits for nothing but approvals, from this entry on. */
+  endAtPause?: { from: number };
+  /** Continue a message after its pause: send nothing before a decision on one of these calls. */
+  afterDecisionsOf?: readonly string[];
+  /** Send only what follows this position (a chunk's, from a client that reconnects). */
+  after?: UiStreamPosition;
+}
+
+/** A chunk and where the stream stands once the client has it. */
+export interface PositionedChunk {
+  chunk: Chunk;
+  position: UiStreamPosition;
+}
 
 /**
  * A turn's watch events as the AI SDK's UI message stream: one assistant message, a step per model
@@ -23,36 +40,136 @@ export type { TurnDataParts } from './turn-ui-mapper';
  */
 export async function* turnUiChunks(
   events: AsyncIterable<TurnWatchEvent>,
-  {
-    messageId,
-    endAtPause,
-    afterDecisionsOf,
-  }: { messageId: string; endAtPause?: { from: number }; afterDecisionsOf?: readonly string[] },
+  options: TurnUiChunkOptions,
 ): AsyncGenerator<Chunk> {
+  for await (const { chunk } of positionedUiChunks(events, options)) yield chunk;
+}
+
+/**
+ * `turnUiChunks` with each chunk's position. With `after`, the journal up to the position is mapped
+ * again without being sent, the mapper takes on what the live text had left there, and what
+ * follows is sent: a text part goes on from where the client's stopped (checked against what it
+ * showed), and an entry the client had part of is sent from its next chunk.
+ */
+export async function* positionedUiChunks(
+  events: AsyncIterable<TurnWatchEvent>,
+  { messageId, endAtPause, afterDecisionsOf, after }: TurnUiChunkOptions,
+): AsyncGenerator<PositionedChunk> {
   const mapper = new TurnUiMapper();
   const decided = afterDecisionsOf && new Set(afterDecisionsOf);
   let sending = decided === undefined;
   /** While not sending: the chunks since the latest pause, which the client has not seen. */
-  let sincePause: Chunk[] = [];
+  let sincePause: PositionedChunk[] = [];
   let seq = 0;
-  yield { type: 'start', messageId };
-  for await (const event of events) {
-    if (event.kind === 'entry') seq = event.seq;
+  let flags = { paused: false, finished: false };
+  const at = (k = 0): UiStreamPosition => ({ seq, k, ...mapper.position(), ...flags });
+  // A stream resumed after it ended at a pause does not end at that pause again.
+  const pauseFrom = Math.max(endAtPause?.from ?? 0, after?.paused ? after.seq + 1 : 0);
+
+  /** Live-text events met before the journal reached the position: mapped once it has. */
+  let waiting: TurnWatchEvent[] | undefined = after ? [] : undefined;
+  /** Chunks of the next entry the client has (from a position inside an entry's chunks). */
+  let skip = 0;
+  let catchingUp = after !== undefined;
+
+  if (!after) yield { chunk: { type: 'start', messageId }, position: at() };
+
+  /** Maps one event; a chunk is positioned when taken, so a live-text chunk's position is exact. */
+  function* mapped(event: TurnWatchEvent): Generator<PositionedChunk> {
+    if (event.kind !== 'entry') {
+      for (const chunk of mapper.map(event)) yield { chunk, position: at() };
+      return;
+    }
+    // An entry's chunks are made again alike from the state before it: inside them, the position is
+    // that state and how many were sent.
+    const before = at();
     const chunks = [...mapper.map(event)];
-    if (!sending) {
-      sincePause.push(...chunks);
-      if (mapper.paused) sincePause = [];
-      const { entry } = event.kind === 'entry' ? event : { entry: undefined };
-      sending =
-        (entry?.type === 'tool.approval_decided' && decided?.has(entry.toolCallId) === true) ||
-        entry?.type === 'turn.finished';
-      if (sending) yield* sincePause;
-    } else yield* chunks;
+    seq = event.seq;
+    if (mapper.finished) flags = { ...flags, finished: true };
+    const after = at();
+    for (const [index, chunk] of chunks.entries())
+      yield { chunk, position: index === chunks.length - 1 ? after : { ...before, k: index + 1 } };
+  }
+
+  for await (const event of events) {
+    const batch: PositionedChunk[] = [];
+    if (catchingUp && after) {
+      if (event.kind !== 'entry') {
+        // Text of a response the client has whole is mapped unsent; any later text waits.
+        if (event.responseIndex < after.responseIndex) drain(mapper.map(event));
+        else wait(event);
+        continue;
+      }
+      if (event.seq <= after.seq) {
+        drain(mapper.map(event));
+        seq = event.seq;
+        if (event.entry.type === 'model.responded') dropWaiting(event.entry.responseIndex);
+        if (event.seq < after.seq) continue;
+      }
+      // The journal has reached the position: the client's state is the mapper's from here.
+      catchingUp = false;
+      skip = after.k;
+      if (mapper.finished) flags = { ...flags, finished: true };
+      for (const chunk of mapper.restore(after)) batch.push({ chunk, position: at() });
+      // Inside an entry's chunks, its rest comes before any text read since.
+      if (skip === 0) batch.push(...flushWaiting());
+      if (event.seq <= after.seq) {
+        yield* send(batch, undefined);
+        if (mapper.finished) return;
+        continue;
+      }
+    }
+    if (skip > 0 && event.kind !== 'entry') {
+      wait(event);
+      continue;
+    }
+    const chunks = [...mapped(event)];
+    batch.push(...chunks.slice(skip));
+    if (skip > 0) {
+      // The client had the first `skip` of this entry's chunks.
+      skip = 0;
+      if (event.kind === 'entry' && event.entry.type === 'model.responded')
+        dropWaiting(event.entry.responseIndex);
+      batch.push(...flushWaiting());
+    }
+    yield* send(batch, event);
     // Nothing after the finish: leaving the loop also ends the watch.
     if (mapper.finished) return;
-    if (sending && endAtPause && seq >= endAtPause.from && mapper.paused) {
-      yield { type: 'finish', finishReason: 'tool-calls' };
+    if (sending && endAtPause && seq >= pauseFrom && mapper.paused) {
+      flags = { ...flags, paused: true };
+      yield { chunk: { type: 'finish', finishReason: 'tool-calls' }, position: at() };
       return;
     }
   }
+
+  function wait(event: TurnWatchEvent): void {
+    if (waiting) waiting.push(event);
+    else waiting = [event];
+  }
+
+  function dropWaiting(responseIndex: number): void {
+    if (waiting) waiting = waiting.filter((e) => e.kind === 'entry' || e.responseIndex > responseIndex);
+  }
+
+  function flushWaiting(): PositionedChunk[] {
+    const events = waiting ?? [];
+    waiting = undefined;
+    return events.flatMap((event) => [...mapped(event)]);
+  }
+
+  function* send(batch: PositionedChunk[], event: TurnWatchEvent | undefined): Generator<PositionedChunk> {
+    if (sending) return yield* batch;
+    sincePause.push(...batch);
+    if (mapper.paused) sincePause = [];
+    const entry = event?.kind === 'entry' ? event.entry : undefined;
+    sending =
+      (entry?.type === 'tool.approval_decided' && decided?.has(entry.toolCallId) === true) ||
+      entry?.type === 'turn.finished';
+    if (sending) yield* sincePause;
+  }
+}
+
+/** Runs a mapping for its effect on the mapper's state: the client has these chunks. */
+function drain(chunks: Iterable<unknown>): void {
+  for (const _ of chunks);
 }

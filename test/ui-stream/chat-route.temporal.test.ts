@@ -11,6 +11,7 @@ import { TemporalKit } from '../temporal/support/kit';
 import { leaveMidAnswer, outcome, shown, texts, tools } from './chat-answers';
 import { heldChatModel } from './held-chat-model';
 import { NodeChat } from './node-chat';
+import { messageOfChunks, type SseEvent, sseEvents } from './sse-events';
 
 const kit = new TemporalKit();
 let worker: Worker;
@@ -120,6 +121,69 @@ describe('a useChat client (the AI SDK’s own chat and transport) over durable 
     expect(shown(await messagesOf(first.id))).toEqual(shown(reloaded.messages));
     // Nothing runs now: a resume finds no stream.
     expect((await fetch(`${server.url}/api/chat/${first.id}/stream`)).status).toBe(204);
+  });
+});
+
+describe('a plain SSE client (as `EventSource`) that reconnects with `Last-Event-ID`', () => {
+  const ask = (chatId: string, text: string) =>
+    fetch(`${server.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: chatId,
+        messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }],
+        trigger: 'submit-message',
+      }),
+    });
+  const resumeAfter = (chatId: string, lastEventId: string) =>
+    fetch(`${server.url}/api/chat/${encodeURIComponent(chatId)}/stream`, {
+      headers: { 'last-event-id': lastEventId },
+    });
+  const textOf = (events: SseEvent[]) =>
+    events.flatMap(({ chunk }) => (chunk.type === 'text-delta' ? [chunk.delta] : [])).join('');
+
+  test('gets exactly what follows its last event — the answer goes on mid-word, nothing lost or repeated — and 204 after the finish', async () => {
+    release = signal();
+    const chatId = `sse-${process.pid}-${++chats}`;
+    // Dropped where the model holds its answer.
+    const before = await sseEvents(await ask(chatId, 'hold on, then answer'), (events) =>
+      textOf(events).includes('hold'),
+    );
+    const lastId = before.at(-1)?.id;
+    if (!lastId) throw new Error('events come with ids');
+    const resumed = resumeAfter(chatId, lastId);
+    release.fire();
+    const after = await sseEvents(await resumed);
+    expect(after[0]?.chunk.type).not.toBe('start');
+    // The text part it was reading goes on (the turn's live text begins with what it was shown).
+    const partOf = (events: SseEvent[]) => events.find(({ chunk }) => chunk.type === 'text-delta')?.chunk;
+    expect(partOf(after)).toEqual(expect.objectContaining({ id: (partOf(before) as { id: string }).id }));
+    expect(after.some(({ chunk }) => chunk.type === 'data-retracted')).toBe(false);
+    const message = await messageOfChunks([...before, ...after].map(({ chunk }) => chunk));
+    expect(texts(message)).toEqual([
+      'You said: hold on, then answer. Say "deploy <service>" to see a call wait for your approval.',
+    ]);
+    expect(textOf([...before, ...after])).toBe(texts(message)[0]);
+    expect(outcome(message)).toEqual(['completed']);
+    // The same from any point: reconnecting after an earlier event, the rest is the same message.
+    const middle = Math.floor(before.length / 2);
+    const again = await sseEvents(await resumeAfter(chatId, before[middle - 1]?.id ?? ''));
+    expect(
+      texts(await messageOfChunks([...before.slice(0, middle), ...again].map(({ chunk }) => chunk))),
+    ).toEqual(texts(message));
+    // After the finish there is nothing to send: an EventSource stops at a 204.
+    expect((await resumeAfter(chatId, after.at(-1)?.id ?? '')).status).toBe(204);
+  });
+
+  test('an id this chat’s streams did not make is refused with a clear 400', async () => {
+    const chatId = `sse-${process.pid}-${++chats}`;
+    const events = await sseEvents(await ask(chatId, 'hello'));
+    const id = events.at(-1)?.id ?? '';
+    for (const wrong of ['garbage', id.replace(/^1\//, '2/'), id.replace(/^1\/1\.\d+/, '1/1.999999')]) {
+      const refused = await resumeAfter(chatId, wrong);
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/is not an event id of chat/);
+    }
   });
 });
 

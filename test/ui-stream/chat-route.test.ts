@@ -11,6 +11,7 @@ import { signal } from '../support/signal';
 import { leaveMidAnswer, outcome, shown, texts, tools } from './chat-answers';
 import { heldChatModel } from './held-chat-model';
 import { NodeChat } from './node-chat';
+import { messageOfChunks, type SseEvent, sseEvents } from './sse-events';
 
 /** The chat route over the in-process executor's conversations, read by the AI SDK's own chat client. */
 let release = signal();
@@ -66,6 +67,33 @@ test('in process too: a page that reloads mid-answer resumes the running turn, t
   expect(texts(reloaded.answer)).toEqual([
     'You said: hold on, then answer. Say "deploy <service>" to see a call wait for your approval.',
   ]);
+});
+
+test('in process too: a plain SSE client that reconnects with Last-Event-ID gets exactly what follows', async () => {
+  release = signal();
+  const chatId = `chat-sse-${++chats}`;
+  const textOf = (events: SseEvent[]) =>
+    events.flatMap(({ chunk }) => (chunk.type === 'text-delta' ? [chunk.delta] : [])).join('');
+  const posted = await fetchRoute('http://app.example/api/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: chatId,
+      messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hold on, then answer' }] }],
+      trigger: 'submit-message',
+    }),
+  });
+  const before = await sseEvents(posted, (events) => textOf(events).includes('hold'));
+  const resumed = fetchRoute(`http://app.example/api/chat/${chatId}/stream`, {
+    headers: { 'last-event-id': before.at(-1)?.id ?? '' },
+  });
+  release.fire();
+  const after = await sseEvents(await resumed);
+  const message = await messageOfChunks([...before, ...after].map(({ chunk }) => chunk));
+  expect(texts(message)).toEqual([
+    'You said: hold on, then answer. Say "deploy <service>" to see a call wait for your approval.',
+  ]);
+  expect(textOf([...before, ...after])).toBe(texts(message)[0]);
 });
 
 describe('what the chat route refuses, before anything is asked of a conversation', () => {
