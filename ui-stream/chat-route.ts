@@ -116,7 +116,7 @@ export function chatRoute({
       const denied = await refusal(request, client, chatId);
       if (denied) return denied;
       const lastEventId = request.headers.get('last-event-id');
-      if (lastEventId !== null) return resumeAfter(request, chatId, lastEventId);
+      if (lastEventId) return resumeAfter(request, chatId, lastEventId);
       const turnId = await conversations.runningTurn(chatId);
       if (turnId === undefined) return new Response(null, { status: 204 });
       return stream(request, chatId, turnId);

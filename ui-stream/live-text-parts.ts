@@ -128,12 +128,17 @@ export class LiveTextParts {
       let part = this.open.get(channel);
       if (part?.unchecked !== undefined) {
         // Restored: known by its hash only.
-        const stands = text.length >= part.shown && textHash(text.slice(0, part.shown)) === part.hash;
+        // (A part never started, or one that missed text, stays as it was: retracted below.)
+        const stands =
+          !part.broken &&
+          part.shown >= 0 &&
+          text.length >= part.shown &&
+          textHash(text.slice(0, part.shown)) === part.hash;
         part = {
           ...part,
           unchecked: undefined,
           text: stands ? text.slice(0, part.shown) : '',
-          broken: !stands,
+          broken: part.broken || !stands,
         };
       }
       // Shown text that is not where the recorded text starts no longer stands.

@@ -55,6 +55,9 @@ export async function* positionedUiChunks(
   events: AsyncIterable<TurnWatchEvent>,
   { messageId, endAtPause, afterDecisionsOf, after }: TurnUiChunkOptions,
 ): AsyncGenerator<PositionedChunk> {
+  // A continuation after a pause is the useChat protocol's; a position already says what was sent.
+  if (after && afterDecisionsOf)
+    throw new TypeError('a UI stream resumes after a position or continues after decisions, not both');
   const mapper = new TurnUiMapper();
   const decided = afterDecisionsOf && new Set(afterDecisionsOf);
   let sending = decided === undefined;
@@ -116,6 +119,8 @@ export async function* positionedUiChunks(
       if (event.seq <= after.seq) {
         yield* send(batch, undefined);
         if (mapper.finished) return;
+        // The client may hold everything before a pause's finish, and not the finish.
+        if (yield* endsAtPause()) return;
         continue;
       }
     }
@@ -135,11 +140,15 @@ export async function* positionedUiChunks(
     yield* send(batch, event);
     // Nothing after the finish: leaving the loop also ends the watch.
     if (mapper.finished) return;
-    if (sending && endAtPause && seq >= pauseFrom && mapper.paused) {
-      flags = { ...flags, paused: true };
-      yield { chunk: { type: 'finish', finishReason: 'tool-calls' }, position: at() };
-      return;
-    }
+    if (yield* endsAtPause()) return;
+  }
+
+  /** At a pause (reached from `pauseFrom` on), the stream ends with a finish saying so. */
+  function* endsAtPause(): Generator<PositionedChunk, boolean> {
+    if (!(sending && endAtPause && seq >= pauseFrom && mapper.paused)) return false;
+    flags = { ...flags, paused: true };
+    yield { chunk: { type: 'finish', finishReason: 'tool-calls' }, position: at() };
+    return true;
   }
 
   function wait(event: TurnWatchEvent): void {

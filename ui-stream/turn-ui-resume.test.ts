@@ -1,43 +1,22 @@
-import type { UIMessage, UIMessageChunk } from 'ai';
+import type { UIMessageChunk } from 'ai';
+import type { AssistantMessage, JournalEntry, PreparedCall, TurnWatchEvent } from 'durable-turns';
 import {
-  type AssistantMessage,
-  type JournalEntry,
-  type PreparedCall,
-  retryPolicySchema,
-  type TurnWatchEvent,
-} from 'durable-turns';
-import { LiveTextAssembler } from '../core/watch/live-text-assembler';
-import { visibleParts } from './read-ui-message';
+  call,
+  live,
+  messageOf,
+  notText,
+  resumed,
+  type Step,
+  said,
+  shown,
+  watchFrom,
+} from '../test/ui-stream/resume-steps';
 import { type PositionedChunk, positionedUiChunks } from './turn-ui-chunks';
 import { readEventId, turnUiStreamResponse } from './turn-ui-stream-response';
 import { encodePosition } from './ui-stream-position';
 
-/**
- * A turn as it happens: journal entries, and looks at a response while it streams (a model
- * activity's heartbeat on Temporal), each of some attempt `stream`, with the text so far.
- */
-type Step =
-  | { entry: JournalEntry }
-  | { look: { responseIndex: number; stream: string; text: string; reasoning: string } };
-
-const call = (toolCallId: string, toolName: string, requiresApproval: boolean): PreparedCall => ({
-  toolCallId,
-  toolName,
-  input: { path: 'a' },
-  policy: {
-    concurrencySafe: !requiresApproval,
-    retrySafe: !requiresApproval,
-    requiresApproval,
-    resources: [],
-    retry: retryPolicySchema.parse({}),
-  },
-});
 const read = call('c1', 'read_file', false);
 const deploy = call('c2', 'deploy', true);
-const said = (text: string, reasoning = ''): AssistantMessage => ({
-  role: 'assistant',
-  content: [...(reasoning ? [{ type: 'reasoning' as const, text: reasoning }] : []), { type: 'text', text }],
-});
 const look = (responseIndex: number, stream: string, text: string, reasoning = ''): Step => ({
   look: { responseIndex, stream, text, reasoning },
 });
@@ -105,139 +84,16 @@ const turn: Step[] = [
   { entry: { type: 'turn.finished', status: 'completed' } },
 ];
 
-/**
- * What a watcher that starts after step `from` sees, as both executors' watches make it: every
- * entry from the turn's start (each response's text whole before its record, unless it was seen
- * streaming), then the latest look at a response still streaming — as a tail of at most `tail`
- * characters, as a heartbeat carries it — then the rest as it happens. Each event says how many
- * steps had happened when it was seen.
- */
-function* watchFrom(
-  from: number,
-  { tail = Number.POSITIVE_INFINITY } = {},
-): Generator<{ event: TurnWatchEvent; steps: number }> {
-  const assembler = new LiveTextAssembler();
-  let seq = 0;
-  const lookAt = ({ look }: Extract<Step, { look: unknown }>) => {
-    const tailOf = (text: string) => {
-      const start = Math.max(0, text.length - tail);
-      return { from: start, tail: text.slice(start) };
-    };
-    return assembler.snapshot({
-      stream: look.stream,
-      details: {
-        responseIndex: look.responseIndex,
-        text: tailOf(look.text),
-        reasoning: tailOf(look.reasoning),
-      },
-    });
-  };
-  const entry = (value: JournalEntry): TurnWatchEvent[] => [
-    ...(value.type === 'model.responded'
-      ? assembler.complete({ responseIndex: value.responseIndex, message: value.message })
-      : []),
-    { kind: 'entry', seq: ++seq, entry: value },
-  ];
-  let latest: Extract<Step, { look: unknown }> | undefined;
-  for (const step of turn.slice(0, from)) {
-    if ('entry' in step) {
-      for (const event of entry(step.entry)) yield { event, steps: from };
-      if (step.entry.type === 'model.responded') latest = undefined;
-    } else latest = step;
-  }
-  if (latest) for (const event of lookAt(latest)) yield { event, steps: from };
-  for (const [index, step] of turn.entries()) {
-    if (index < from) continue;
-    for (const event of 'entry' in step ? entry(step.entry) : lookAt(step)) yield { event, steps: index + 1 };
-  }
-}
-
-/** The live stream's chunks, each with the steps its watcher had seen when it was sent. */
-async function live(): Promise<(PositionedChunk & { steps: number })[]> {
-  let steps = 0;
-  async function* watch() {
-    for (const seen of watchFrom(0)) {
-      steps = seen.steps;
-      yield seen.event;
-    }
-  }
-  const chunks: (PositionedChunk & { steps: number })[] = [];
-  for await (const chunk of positionedUiChunks(watch(), { messageId: 'm' })) chunks.push({ ...chunk, steps });
-  return chunks;
-}
-
-/** The message an `EventSource`-like client holds after reading these chunks as one stream. */
-async function messageOf(chunks: UIMessageChunk[]): Promise<UIMessage> {
-  const { readUIMessageStream } = await import('ai');
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  let last: UIMessage | undefined;
-  for await (const snapshot of readUIMessageStream({ stream })) last = snapshot;
-  if (!last) throw new Error('no message');
-  return last;
-}
-
-/**
- * What a person sees, by kind: the visible text and reasoning parts in order, each call's part, the
- * outcome. (Where a watcher that missed text places it beside the calls may differ; not what it says.)
- */
-function shown(message: UIMessage) {
-  const parts = visibleParts(message);
-  const of = (type: string) =>
-    parts.flatMap((part) => (part.type === type && 'text' in part ? [`${part.text}|${part.state}`] : []));
-  return {
-    text: of('text'),
-    reasoning: of('reasoning'),
-    calls: parts.filter((part) => part.type === 'dynamic-tool'),
-    steps: parts.filter((part) => part.type === 'step-start').length,
-    outcome: parts.filter((part) => part.type === 'data-outcome'),
-  };
-}
-
-/** The chunks that are not live text, in order: each is sent once, however the stream was read. */
-function notText(chunks: UIMessageChunk[]): string[] {
-  return chunks
-    .filter((chunk) => !/^(text|reasoning)-|^data-retracted$/.test(chunk.type))
-    .map((chunk) => JSON.stringify(chunk));
-}
-
-async function resumed(after: PositionedChunk['position'], from: number, tail?: number) {
-  async function* watch() {
-    for (const { event } of watchFrom(from, tail === undefined ? {} : { tail })) yield event;
-  }
-  const chunks: UIMessageChunk[] = [];
-  for await (const { chunk } of positionedUiChunks(watch(), { messageId: 'm', after })) chunks.push(chunk);
-  return chunks;
-}
-
 test('a client that reconnects after any event, to a watch begun then or at the end, holds the message one unbroken stream makes', async () => {
-  const stream = await live();
-  const wholeMessage = await messageOf(stream.map(({ chunk }) => chunk));
-  const whole = shown(wholeMessage);
+  const stream = await live(turn);
+  const whole = shown(await messageOf(stream.map(({ chunk }) => chunk)));
   let checked = 0;
   for (const [index, { steps, position }] of stream.entries()) {
     const had = stream.slice(0, index + 1).map(({ chunk }) => chunk);
     for (const from of new Set([steps, turn.length]))
       for (const tail of [undefined, 4]) {
-        const rest = await resumed(position, from, tail);
+        const rest = await resumed(turn, position, from, tail);
         const message = await messageOf([...had, ...rest]);
-        if (
-          process.env.DEBUG_RESUME &&
-          JSON.stringify(shown(message)) !== JSON.stringify(shown(wholeMessage))
-        )
-          console.log(
-            index,
-            from,
-            tail,
-            JSON.stringify(stream[index]?.chunk),
-            encodePosition(position),
-            JSON.stringify(rest),
-            JSON.stringify(shown(message)),
-          );
         expect({ index, from, tail, parts: shown(message), sent: notText([...had, ...rest]) }).toEqual({
           index,
           from,
@@ -253,7 +109,7 @@ test('a client that reconnects after any event, to a watch begun then or at the 
 
 test('a stream that ended at a pause, resumed after its finish, does not end at that pause again: it sends what follows the decision', async () => {
   const events = async function* () {
-    for (const { event } of watchFrom(turn.length)) yield event;
+    for (const { event } of watchFrom(turn, turn.length)) yield event;
   };
   const paused: PositionedChunk[] = [];
   for await (const chunk of positionedUiChunks(events(), { messageId: 'm', endAtPause: { from: 0 } }))
@@ -276,7 +132,7 @@ test('a stream that ended at a pause, resumed after its finish, does not end at 
 });
 
 test('an event id is read back as the position it was made from; one this stream did not make is refused, and one after the finish is answered 204', async () => {
-  const stream = await live();
+  const stream = await live(turn);
   for (const { position } of stream)
     expect(readEventId(`7/${encodePosition(position)}`, '7/')).toEqual(position);
   for (const id of [
@@ -296,4 +152,122 @@ test('an event id is read back as the position it was made from; one this stream
   const last = stream.at(-1)?.position;
   const ended = turnUiStreamResponse({ watch, messageId: 'm', lastEventId: last && encodePosition(last) });
   expect(ended.status).toBe(204);
+});
+
+/** Runs the stream over these events to their end, or until it has waited `quietMs` for more. */
+async function chunksOf(
+  events: TurnWatchEvent[],
+  options: Parameters<typeof positionedUiChunks>[1],
+  { open = false } = {},
+): Promise<{ chunks: PositionedChunk[]; waiting: boolean }> {
+  const quiet = new AbortController();
+  let waiting = false;
+  async function* watch() {
+    yield* events;
+    // A turn that goes on: the watch stays open until the test has seen the stream wait.
+    if (open) await new Promise((resolve) => quiet.signal.addEventListener('abort', resolve));
+  }
+  const chunks: PositionedChunk[] = [];
+  const stream = positionedUiChunks(watch(), options);
+  for (;;) {
+    const next = await Promise.race([
+      stream.next(),
+      new Promise<'waiting'>((resolve) => setTimeout(() => resolve('waiting'), 100)),
+    ]);
+    if (next === 'waiting') {
+      waiting = true;
+      quiet.abort();
+      continue;
+    }
+    if (next.done) return { chunks, waiting };
+    chunks.push(next.value);
+  }
+}
+
+const entries = (list: JournalEntry[], from = 1): TurnWatchEvent[] =>
+  list.map((entry, index) => ({ kind: 'entry', seq: from + index, entry }));
+const begun: JournalEntry[] = [
+  { type: 'turn.started', turnId: 't', input: [{ role: 'user', content: 'x' }] },
+  { type: 'model.requested', responseIndex: 0 },
+];
+const responded = (message: AssistantMessage, calls: PreparedCall[] = []): JournalEntry => ({
+  type: 'model.responded',
+  responseIndex: 0,
+  message,
+  calls,
+  usage: { inputTokens: 1, outputTokens: 1 },
+  finishReason: calls.length > 0 ? 'tool-calls' : 'stop',
+});
+
+test('a client that has everything before a pause’s finish but the finish gets the finish, and the stream ends', async () => {
+  const journal = entries([
+    ...begun,
+    { type: 'model.response_ended', responseIndex: 0, at: 1 },
+    responded(said('ok'), [deploy]),
+    { type: 'tool.approval_requested', toolCallId: 'c2', at: 2 },
+  ]);
+  const first = await chunksOf(journal, { messageId: 'm', endAtPause: { from: 0 } }, { open: true });
+  const before = first.chunks.at(-2);
+  expect(first.chunks.at(-1)?.chunk).toEqual({ type: 'finish', finishReason: 'tool-calls' });
+  if (!before) throw new Error('chunks before the finish');
+  const rest = await chunksOf(
+    journal,
+    { messageId: 'm', endAtPause: { from: journal.length }, after: before.position },
+    { open: true },
+  );
+  expect(rest).toEqual({
+    chunks: [expect.objectContaining({ chunk: { type: 'finish', finishReason: 'tool-calls' } })],
+    waiting: false,
+  });
+});
+
+test('a part the client never started (text was missed before any showed) is not ended or continued on resume, however short the final text', async () => {
+  for (const final of [
+    said('Hello world'),
+    said('Hello world', 'k'),
+    { role: 'assistant' as const, content: [] },
+  ]) {
+    const head = entries([...begun, { type: 'model.call_accepted', responseIndex: 0, call: read }]);
+    const { chunks: had } = await chunksOf(
+      [
+        ...head,
+        { kind: 'gap', responseIndex: 0, channel: 'reasoning', offset: 0, length: 10 },
+        { kind: 'delta', responseIndex: 0, channel: 'reasoning', offset: 10, delta: 'more' },
+        { kind: 'delta', responseIndex: 0, channel: 'text', offset: 0, delta: 'Hello' },
+      ],
+      { messageId: 'm' },
+    );
+    const last = had.at(-1);
+    if (!last) throw new Error('chunks');
+    const reasoning = final.content.find((part) => part.type === 'reasoning');
+    const { chunks: rest } = await chunksOf(
+      [
+        ...head,
+        ...entries([{ type: 'model.response_ended', responseIndex: 0, at: 1 }], 4),
+        ...(reasoning && 'text' in reasoning
+          ? [
+              {
+                kind: 'delta',
+                responseIndex: 0,
+                channel: 'reasoning',
+                offset: 0,
+                delta: reasoning.text,
+              } as const,
+            ]
+          : []),
+        ...entries([responded(final, [read]), { type: 'turn.finished', status: 'completed' }], 5),
+      ],
+      { messageId: 'm', after: last.position },
+    );
+    const message = await messageOf([...had, ...rest].map(({ chunk }) => chunk));
+    expect(shown(message).reasoning).toEqual(
+      reasoning && 'text' in reasoning ? [`${reasoning.text}|done`] : [],
+    );
+  }
+});
+
+test('an empty Last-Event-ID is no id: the message from its start', async () => {
+  const response = turnUiStreamResponse({ watch: async function* () {}, messageId: 'm', lastEventId: '' });
+  expect(response.status).toBe(200);
+  expect(await response.text()).toMatch(/^id: [^\n]+\ndata: {"type":"start","messageId":"m"}/);
 });

@@ -15,7 +15,7 @@ export interface TurnUiStreamOptions {
   afterDecisionsOf?: readonly string[];
   /**
    * The `Last-Event-ID` a reconnecting client sent (an event id of this stream): only what follows
-   * that event is sent. Without it (or `null`, no header), the message from its start.
+   * that event is sent. Without it (`null` or empty: no header), the message from its start.
    */
   lastEventId?: string | null;
   /** Before each event id (e.g. which turn of a chat); `lastEventId` is read with it removed. */
@@ -37,7 +37,8 @@ export interface TurnUiStreamOptions {
 export function turnUiStreamResponse(options: TurnUiStreamOptions): Response {
   const { watch, messageId, signal, headers, endAtPause, afterDecisionsOf, eventIdPrefix = '' } = options;
   let after: UiStreamPosition | undefined;
-  if (options.lastEventId != null) {
+  // An empty id is no id (what SSE means by an `id:` field left empty).
+  if (options.lastEventId) {
     const decoded = readEventId(options.lastEventId, eventIdPrefix);
     if ('invalid' in decoded) return Response.json({ error: decoded.invalid }, { status: 400 });
     if (decoded.finished) return new Response(null, { status: 204 });
