@@ -108,7 +108,13 @@ export { assertTurnId, conversationIdSchema, turnIdSchema } from './core/schema/
 export { type HaltReason, type TurnStatus, turnStatusSchema } from './core/schema/turn-status';
 export type { Usage } from './core/schema/usage';
 // Tools
-export { type AnyTool, defineTool, type ToolContext, type ToolDefinition } from './core/tools/define-tool';
+export {
+  type AnyTool,
+  defineTool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolSession,
+} from './core/tools/define-tool';
 export type { ToolLister } from './core/tools/listed-tools';
 export { NonRetryableToolError } from './core/tools/run-tool-attempt';
 export { type ToolFile, withFiles } from './core/tools/tool-files';

@@ -17,6 +17,7 @@ export function quickChainActivity({ deps }: { deps: ActivityDeps }): TurnActivi
     first,
     now,
     maxOutputBytes,
+    session,
   }: RunQuickChainInput) {
     const ctx = Context.current();
     const began = Date.now();
@@ -46,6 +47,7 @@ export function quickChainActivity({ deps }: { deps: ActivityDeps }): TurnActivi
             maxOutputBytes,
             idempotencyKey: start.idempotencyKey,
             timeoutMs: start.timeoutMs,
+            ...(session !== undefined ? { session } : {}),
           },
         }),
     });

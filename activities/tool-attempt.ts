@@ -49,7 +49,7 @@ export async function runAttemptHere({
   input: RunToolInput | QuickRunToolInput;
 }): Promise<RunToolOutput> {
   const local = ctx.info.isLocal;
-  const { turnId, call, attempt, approved, maxOutputBytes, idempotencyKey, timeoutMs } = input;
+  const { turnId, call, attempt, approved, maxOutputBytes, idempotencyKey, timeoutMs, session } = input;
   // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
   // through heartbeats, and a lost worker is noticed by their absence.
   const beat = local ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
@@ -72,6 +72,7 @@ export async function runAttemptHere({
           maxOutputBytes,
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(session !== undefined ? { session } : {}),
           registry,
           hooks: deps.hooks,
           observers: deps.observers,

@@ -163,6 +163,8 @@ export const runToolInputSchema = z.object({
   idempotencyKey: z.string().optional(),
   /** The engine's limit for this attempt; absent from workflows older than it. */
   timeoutMs: z.number().int().positive().optional(),
+  /** The conversation's session key (`ToolContext.session`); absent for a standalone turn, and from older workflows. */
+  session: z.object({ key: z.string().min(1) }).optional(),
 });
 export type RunToolInput = z.infer<typeof runToolInputSchema>;
 
@@ -203,6 +205,8 @@ export interface RunQuickChainInput {
   /** The workflow's time when it started `first`: the chain's engine decides at it. */
   now: number;
   maxOutputBytes: number;
+  /** As `RunToolInput.session`, for every call of the chain. */
+  session?: { key: string };
 }
 
 export interface RunQuickChainOutput {

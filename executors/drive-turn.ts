@@ -4,6 +4,7 @@ import {
   type HostEvent,
   type Message,
   type PreparedCall,
+  type ToolSession,
   type TurnEngine,
   type TurnOperation,
   type TurnResult,
@@ -33,6 +34,8 @@ export function driveTurn(args: {
   inbox?: TurnInbox;
   /** Messages its model requests send before the turn's own (see `RunTurnArgs.earlier`). */
   earlier?: () => Promise<Message[]>;
+  /** The session its tool calls belong to (see `RunTurnArgs.session`). */
+  session?: ToolSession;
 }): Promise<TurnResult> {
   return traceTurn({
     tracing: args.host.tracing,
@@ -48,6 +51,7 @@ async function drive({
   signal,
   inbox,
   earlier,
+  session,
   traceParent,
 }: {
   engine: TurnEngine;
@@ -56,13 +60,14 @@ async function drive({
   signal?: AbortSignal;
   inbox?: TurnInbox;
   earlier?: () => Promise<Message[]>;
+  session?: ToolSession;
   /** The turn's span, parent of its model requests' and tool attempts' spans. */
   traceParent: Context | undefined;
 }): Promise<TurnResult> {
   const { timers } = host;
   const wake = new WakeSignal();
   const queue: HostEvent[] = [];
-  const tools = new InProcessTools(engine.turnId, host, queue, () => wake.notify(), traceParent);
+  const tools = new InProcessTools(engine.turnId, host, queue, () => wake.notify(), traceParent, session);
   const asked = new Set<string>();
   let cancelled = false;
   const onAbort = () => wake.notify();

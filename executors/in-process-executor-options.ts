@@ -12,6 +12,7 @@ import type {
   TimeoutsConfig,
   ToolHealthRegistry,
   ToolLister,
+  ToolSession,
   TurnHooks,
   TurnInput,
   TurnModel,
@@ -86,4 +87,9 @@ export interface RunTurnArgs {
    * summary in their place.
    */
   earlier?: () => Promise<Message[]>;
+  /**
+   * The session its tool calls belong to (`ToolContext.session`): a conversation's key
+   * (`conversationSessionKey`; `InProcessConversations` passes it). Absent: a standalone turn.
+   */
+  session?: ToolSession;
 }

@@ -111,7 +111,7 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input, earlier }: RunTurnArgs,
+    { turnId, input, earlier, session: toolSession }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
@@ -150,6 +150,7 @@ export class InProcessExecutor {
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),
+        ...(toolSession ? { session: toolSession } : {}),
       });
     });
   }
@@ -163,7 +164,8 @@ export class InProcessExecutor {
       turnId,
       takeOver = false,
       earlier,
-    }: { turnId: string; takeOver?: boolean; earlier?: RunTurnArgs['earlier'] },
+      session: toolSession,
+    }: { turnId: string; takeOver?: boolean } & Pick<RunTurnArgs, 'earlier' | 'session'>,
     {
       signal,
       onResumed,
@@ -203,6 +205,7 @@ export class InProcessExecutor {
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),
+        ...(toolSession ? { session: toolSession } : {}),
       });
     });
   }
@@ -276,6 +279,14 @@ export class InProcessExecutor {
     if (!this.journal.delete)
       throw new Error("this executor's journal has no delete method: its turns cannot be deleted");
     await this.journal.delete({ turnId, owner: this.owner });
+  }
+
+  /**
+   * Closes the sessions its servers (`mcp`) keep for this key: a conversation ended (its key is
+   * `conversationSessionKey`). A server's session is opened again by the key's next call.
+   */
+  async closeSessions(key: string): Promise<void> {
+    await this.options.mcp?.closeSessions?.(key);
   }
 
   /** Runs one drive of a turn with a feed for its watchers; the feed stops with it. */

@@ -1,5 +1,5 @@
 import type { Context } from '@opentelemetry/api';
-import { type HostEvent, runToolAttempt, type ToolStart } from '../core';
+import { type HostEvent, runToolAttempt, type ToolSession, type ToolStart } from '../core';
 import { endToolAttemptSpan, startToolAttemptSpan } from '../tracing/trace-tool-attempt';
 import type { TurnHost } from './turn-host';
 
@@ -23,6 +23,8 @@ export class InProcessTools {
     private readonly notify: () => void,
     /** The turn's span: calls launched while a response streams belong to the turn, not to the request. */
     private readonly traceParent?: Context,
+    /** The session the turn's calls belong to (a conversation's turn: see `RunTurnArgs.session`). */
+    private readonly session?: ToolSession,
   ) {}
 
   launch(start: ToolStart): void {
@@ -62,6 +64,7 @@ export class InProcessTools {
       timers: this.host.timers,
       signal,
       storeFiles: this.host.files.store,
+      session: this.session,
     }).then(({ result, durationMs }) => {
       if (span && tracing) endToolAttemptSpan({ tracing, span, result });
       this.backgroundControllers.delete(toolCallId);

@@ -17,11 +17,13 @@ import type { ParsedMcpServerConfig } from './mcp-server-config';
 /** Requests wait this long at most on the SDK's own clock; our attempt timeout and signal decide first. */
 const noSdkTimeoutMs = 2_147_483_647;
 const stderrLines = 20;
+const sessionEndWaitMs = 2_000;
 
 /**
  * One MCP server as this process reaches it: connected on first use, connected again on the next
  * use after the connection closed (a stdio server that died is started again). Calls of all turns on
- * this host share it, as MCP clients are meant to.
+ * this host share it, as MCP clients are meant to; a `conversation` server's calls go through
+ * `McpSessions`, which holds one of these per conversation.
  */
 export class McpConnection {
   private connecting: Promise<Client> | undefined;
@@ -31,6 +33,9 @@ export class McpConnection {
   private heldList: { client: Client; tools: Tool[] } | undefined;
   /** Counts announced changes, so a list read while one arrived is not kept. */
   private changes = 0;
+  /** Counts connections made: a new one is a new session, which has none of the old one's state. */
+  private connections = 0;
+  private readonly generations = new WeakMap<Client, number>();
 
   constructor(readonly config: ParsedMcpServerConfig) {}
 
@@ -68,16 +73,23 @@ export class McpConnection {
     meta,
     signal,
     onProgress,
+    onConnected,
   }: {
     tool: string;
     args: Record<string, unknown>;
     meta: Record<string, unknown>;
     signal: AbortSignal;
     onProgress: () => void;
+    /**
+     * Called before the call is sent, with which connection carries it: 1 for the first, one more
+     * for each connection made again (after the server exited or forgot the session).
+     */
+    onConnected?: (generation: number) => void;
   }): Promise<CallToolResult> {
     const client = await this.client().catch((error: unknown) => {
       throw new McpConnectError(error instanceof Error ? error.message : String(error), { cause: error });
     });
+    onConnected?.(this.generations.get(client) ?? 0);
     try {
       // The SDK cancels the request on the server (notifications/cancelled) when the signal fires.
       return (await client.callTool({ name: tool, arguments: args, _meta: meta }, undefined, {
@@ -119,6 +131,11 @@ export class McpConnection {
     const connecting = this.connecting;
     this.connecting = undefined;
     const client = await connecting?.catch(() => undefined);
+    // A Streamable HTTP session is ended on the server too (DELETE, as the spec asks), so that the
+    // server lets go of what it kept for it; one that does not answer soon is not waited for.
+    const transport = client?.transport;
+    if (transport instanceof StreamableHTTPClientTransport)
+      await settledWithin(transport.terminateSession(), sessionEndWaitMs);
     await client?.close().catch(() => {});
   }
 
@@ -147,6 +164,8 @@ export class McpConnection {
       this.heldList = undefined;
     });
     await client.connect(this.transport(), { timeout: this.config.connectTimeoutMs });
+    this.connections += 1;
+    this.generations.set(client, this.connections);
     return client;
   }
 
@@ -172,4 +191,15 @@ export class McpConnection {
     });
     return stdio;
   }
+}
+
+/** Waits for `work` to settle, however it does, for `ms` at most (on a timer that keeps nothing alive). */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([work.catch(() => {}), late]);
+  clearTimeout(timer);
 }

@@ -58,6 +58,21 @@ export const mcpServerConfigSchema = z
     tools: z.record(z.string(), mcpToolOverridesSchema).optional(),
     /** How long connecting and listing may take (default 30 s). */
     connectTimeoutMs: z.number().int().positive().default(30_000),
+    /**
+     * `shared` (default): one connection for every turn on this host, as MCP clients are meant to.
+     * `conversation`: a session of its own for each conversation (for a standalone turn, the turn),
+     * for a server that keeps state per session; over stdio, a server process each. Its tools are
+     * still listed on one shared connection.
+     */
+    session: z.enum(['shared', 'conversation']).default('shared'),
+    /** A `conversation` session closes after this long without a call (default 15 minutes). */
+    sessionIdleMs: z
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60_000),
+    /** At most this many `conversation` sessions open at once: past it the least recently used closes (default 100). */
+    maxSessions: z.number().int().positive().default(100),
   })
   .strict();
 export type McpServerConfig = z.input<typeof mcpServerConfigSchema>;

@@ -4,6 +4,7 @@ import { type AnyTool, defineTool } from '../core/tools/define-tool';
 import { NonRetryableToolError } from '../core/tools/run-tool-attempt';
 import { mcpCallFailure } from './mcp-call-failure';
 import type { McpConnection } from './mcp-connection';
+import { type McpSessions, renewedSessionNotice } from './mcp-sessions';
 import { mcpToolName } from './mcp-tool-name';
 import { mcpToolPolicy } from './mcp-tool-policy';
 import { mcpToolResult } from './mcp-tool-result';
@@ -14,9 +15,11 @@ export const idempotencyKeyMeta = 'durable-turns/idempotency-key';
 /**
  * One listed MCP tool as an ordinary tool: validated arguments, its own attempt (on Temporal an
  * activity) with retry policy, timeout, idempotency key (sent in the call's `_meta`), hooks,
- * observers, health, tracing and approval; its call goes through the server's connection.
+ * observers, health, tracing and approval; its call goes through the server's connection, or for a
+ * `conversation` server through the session of the call's conversation (of its turn, for a
+ * standalone turn). A result from a session made again begins with a notice saying so.
  */
-export function mcpToolOf(connection: McpConnection, tool: ListedTool): AnyTool {
+export function mcpToolOf(connection: McpConnection, tool: ListedTool, sessions?: McpSessions): AnyTool {
   const { config } = connection;
   const overrides = config.tools?.[tool.name];
   const policy = mcpToolPolicy({
@@ -43,16 +46,22 @@ export function mcpToolOf(connection: McpConnection, tool: ListedTool): AnyTool 
     ...(retry !== undefined ? { retry } : {}),
     ...(background !== undefined ? { background } : {}),
     async execute(args, ctx) {
+      const key = ctx.session?.key ?? ctx.turnId;
+      const request = {
+        tool: tool.name,
+        args: args as Record<string, unknown>,
+        meta: { [idempotencyKeyMeta]: ctx.idempotencyKey },
+        signal: ctx.signal,
+        // A server that reports progress keeps the attempt's heartbeat going on its own.
+        onProgress: () => ctx.heartbeat(),
+      };
       try {
-        const result = await connection.callTool({
-          tool: tool.name,
-          args: args as Record<string, unknown>,
-          meta: { [idempotencyKeyMeta]: ctx.idempotencyKey },
-          signal: ctx.signal,
-          // A server that reports progress keeps the attempt's heartbeat going on its own.
-          onProgress: () => ctx.heartbeat(),
-        });
-        return mcpToolResult({ result, server, tool: tool.name });
+        const { result, renewed } = sessions
+          ? await sessions.callTool(key, request)
+          : { result: await connection.callTool(request), renewed: false };
+        const scope = ctx.session ? 'conversation' : 'turn';
+        const notice = renewed ? renewedSessionNotice({ server, scope }) : undefined;
+        return mcpToolResult({ result, server, tool: tool.name, ...(notice ? { notice } : {}) });
       } catch (error) {
         // A stop we asked for (cancel, timeout) is the attempt's to report, not the server's.
         if (ctx.signal.aborted) throw error;
@@ -62,7 +71,7 @@ export function mcpToolOf(connection: McpConnection, tool: ListedTool): AnyTool 
           server,
           tool: tool.name,
           retrySafe: policy.retrySafe,
-          stderr: connection.stderrTail(),
+          stderr: sessions ? sessions.stderrTail(key) : connection.stderrTail(),
         });
       }
     },

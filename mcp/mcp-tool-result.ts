@@ -17,32 +17,40 @@ type ReadBlock =
  * MCP's blocks in order, with images, audio and binary resources moved to the result's files (the
  * host keeps them, as for any tool's files) and named in the content by their place among them;
  * `structuredContent` comes along. A result the server marked `isError` is
- * an error output, not retried: the tool ran and said it failed.
+ * an error output, not retried: the tool ran and said it failed. A `notice` comes first: the
+ * text's first line, or the first block (then structured content keeps the block form).
  */
 export function mcpToolResult({
   result,
   server,
   tool,
+  notice,
 }: {
   result: CallToolResult;
   server: string;
   tool: string;
+  notice?: string;
 }): unknown {
   const files: ToolFile[] = [];
   const blocks = (result.content ?? []).map((block) => readBlock(block, files));
   if (result.isError) {
     const text = blocks.map((block) => ('text' in block ? block.text : JSON.stringify(block))).join('\n');
     throw new NonRetryableToolError(
-      `MCP tool ${tool} of server ${server} reported an error: ${text || '(no message)'}`,
+      `${notice === undefined ? '' : `${notice}\n`}MCP tool ${tool} of server ${server} reported an error: ${text || '(no message)'}`,
     );
   }
   const allText = blocks.every((block) => block.type === 'text');
   const structured = result.structuredContent;
+  const lead: ReadBlock[] = notice === undefined ? [] : [{ type: 'text', text: notice }];
   // Text beside structured content is, by the spec, its serialization for older clients: the
   // model reads the structured value once, not twice.
-  const content = allText
-    ? (structured ?? blocks.map((block) => (block as { text: string }).text).join('\n'))
-    : { content: blocks, ...(structured !== undefined ? { structuredContent: structured } : {}) };
+  const content =
+    allText && (structured === undefined || notice === undefined)
+      ? (structured ?? [...lead, ...blocks].map((block) => (block as { text: string }).text).join('\n'))
+      : {
+          content: allText ? lead : [...lead, ...blocks],
+          ...(structured !== undefined ? { structuredContent: structured } : {}),
+        };
   return files.length > 0 ? withFiles(content, files) : content;
 }
 

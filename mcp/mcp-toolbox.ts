@@ -3,6 +3,7 @@ import { listedToolset } from '../core/schema/listed-toolset';
 import type { AnyTool } from '../core/tools/define-tool';
 import { remember, type ToolLister } from '../core/tools/listed-tools';
 import type { McpConnection } from './mcp-connection';
+import type { McpSessions } from './mcp-sessions';
 import { mcpToolOf } from './mcp-tool-of';
 
 const toolsetsHeld = 16;
@@ -20,13 +21,18 @@ export class McpToolbox implements ToolLister {
     private readonly connections: readonly McpConnection[],
     /** What the servers listed when the toolbox was made. */
     readonly listed: ListedToolset,
+    /** The sessions of the `conversation` servers (each is listed through its connection). */
+    private readonly sessions: readonly McpSessions[],
   ) {}
 
   /** Lists every server's tools once, and refuses two tools with one name. */
-  static async open(connections: readonly McpConnection[]): Promise<McpToolbox> {
-    const toolbox = new McpToolbox(connections, listedToolset([]));
+  static async open(
+    connections: readonly McpConnection[],
+    sessions: readonly McpSessions[] = [],
+  ): Promise<McpToolbox> {
+    const toolbox = new McpToolbox(connections, listedToolset([]), sessions);
     const listed = await toolbox.list();
-    const opened = new McpToolbox(connections, listed);
+    const opened = new McpToolbox(connections, listed, sessions);
     opened.toolsOf(listed);
     return opened;
   }
@@ -68,7 +74,8 @@ export class McpToolbox implements ToolLister {
           `this host has no MCP server ${server.name}, which the turn's tools were listed from (hosts of one task queue must name the same servers)`,
         );
       for (const tool of server.tools) {
-        const made = mcpToolOf(connection, tool);
+        const pool = this.sessions.find((candidate) => candidate.name === server.name);
+        const made = mcpToolOf(connection, tool, pool);
         const owner = owners.get(made.name);
         if (owner !== undefined)
           throw new Error(
@@ -82,9 +89,17 @@ export class McpToolbox implements ToolLister {
     return tools;
   }
 
-  /** Closes every connection (stdio servers exit). */
+  /** Closes the sessions a conversation's calls had with its `conversation` servers (its key: `conversationSessionKey`). */
+  async closeSessions(key: string): Promise<void> {
+    await Promise.all(this.sessions.map((sessions) => sessions.closeKey(key)));
+  }
+
+  /** Closes every connection and session (stdio servers exit). */
   async close(): Promise<void> {
-    await Promise.all(this.connections.map((connection) => connection.close()));
+    await Promise.all([
+      ...this.connections.map((connection) => connection.close()),
+      ...this.sessions.map((sessions) => sessions.close()),
+    ]);
   }
 }
 

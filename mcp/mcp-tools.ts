@@ -1,6 +1,7 @@
 import { formatIssues } from '../core/schema/format-issues';
 import { McpConnection } from './mcp-connection';
 import { type McpServerConfig, mcpServerConfigSchema, type ParsedMcpServerConfig } from './mcp-server-config';
+import { McpSessions } from './mcp-sessions';
 import { McpToolbox } from './mcp-toolbox';
 
 /**
@@ -16,8 +17,11 @@ export async function mcpTools({ servers }: { servers: readonly McpServerConfig[
     names.add(config.name);
   }
   const connections = configs.map((config) => new McpConnection(config));
+  const sessions = configs
+    .filter((config) => config.session === 'conversation')
+    .map((config) => new McpSessions(config));
   try {
-    return await McpToolbox.open(connections);
+    return await McpToolbox.open(connections, sessions);
   } catch (error) {
     await Promise.all(connections.map((connection) => connection.close()));
     throw error;

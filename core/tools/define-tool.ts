@@ -12,6 +12,17 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Tells the host the tool is alive (on Temporal this is the activity heartbeat). */
   heartbeat(details?: unknown): void;
+  /**
+   * The session the call belongs to, for a tool that keeps state per session (an MCP server's
+   * `conversation` sessions): every turn of a conversation has the same key
+   * (`conversationSessionKey`). Absent for a standalone turn.
+   */
+  session?: ToolSession;
+}
+
+/** Which session a call belongs to (see `ToolContext.session`). */
+export interface ToolSession {
+  key: string;
 }
 
 /**

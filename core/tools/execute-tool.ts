@@ -1,7 +1,7 @@
 import type { AttemptResult } from '../schema/attempt-result';
 import type { AttemptCall } from '../schema/prepared-call';
 import { errorOutput, interruptedOutput } from './attempt-outputs';
-import type { AnyTool } from './define-tool';
+import type { AnyTool, ToolSession } from './define-tool';
 import { describeThrown } from './describe-thrown';
 import { toolCallKey } from './idempotency-key';
 import { onAbort } from './on-abort';
@@ -32,6 +32,8 @@ export interface ExecuteArgs {
   idempotencyKey?: string;
   /** The engine's limit for this attempt (`ToolStart.timeoutMs`); the tool's own `timeoutMs` when absent. */
   timeoutMs?: number;
+  /** The session the call belongs to (`ToolContext.session`); absent for a standalone turn. */
+  session?: ToolSession;
 }
 
 export interface Executed {
@@ -88,6 +90,7 @@ class AttemptContext {
   readonly idempotencyKey: string;
   readonly attempt: number;
   readonly heartbeat: (details?: unknown) => void;
+  readonly session: ToolSession | undefined;
   private controller?: AbortController;
   private unsubscribe?: () => void;
   private timer?: unknown;
@@ -103,6 +106,7 @@ class AttemptContext {
       toolCallKey({ revision: 1, turnId: args.turnId, toolCallId: args.call.toolCallId });
     this.attempt = args.attempt;
     this.heartbeat = args.heartbeat ?? noop;
+    this.session = args.session;
   }
 
   get signal(): AbortSignal {

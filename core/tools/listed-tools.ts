@@ -13,6 +13,8 @@ export interface ToolLister {
   list(): Promise<ListedToolset>;
   /** The tools of a list, ready to run (it throws for a server this host does not reach). */
   toolsOf(toolset: ListedToolset): AnyTool[];
+  /** Closes the sessions the servers keep for this key (a conversation ended: `conversationSessionKey`). */
+  closeSessions?(key: string): Promise<void>;
 }
 
 /**

@@ -47,6 +47,26 @@ describe('one tool attempt', () => {
     expect(result).toMatchObject({ content: 'deaf timed out after 20 ms' });
   });
 
+  it("gives the tool the call's session key, and none to a call without one (a standalone turn)", async () => {
+    const session = defineTool({
+      name: 'session',
+      description: 'Says its session key',
+      input: z.object({}),
+      execute: (_args, ctx) => ctx.session?.key ?? 'none',
+    });
+    const run = (extra: { session?: { key: string } }) =>
+      runToolAttempt({
+        turnId: 't',
+        call: callOf(session),
+        attempt: 1,
+        registry: new ToolRegistry([session]),
+        timers,
+        ...extra,
+      });
+    expect((await run({ session: { key: 'conv#1' } })).result).toMatchObject({ content: 'conv#1' });
+    expect((await run({})).result).toMatchObject({ content: 'none' });
+  });
+
   it('turns a synchronous throw into an error output', async () => {
     const thrower = defineTool({
       name: 'thrower',

@@ -11,6 +11,7 @@ import {
 import type { AttemptResult } from '../schema/attempt-result';
 import type { AttemptCall } from '../schema/prepared-call';
 import { errorOutput, interruptedOutput } from './attempt-outputs';
+import type { ToolSession } from './define-tool';
 import { describeThrown } from './describe-thrown';
 import { executeTool, type HostTimers } from './execute-tool';
 import { type PreOutcome, runPostHooks, runPreHooks } from './run-tool-hooks';
@@ -51,6 +52,8 @@ export interface RunToolAttemptArgs {
   timeoutMs?: number;
   /** How this host keeps the files a tool returns (`withFiles`); without it, a tool's files are an error. */
   storeFiles?: StoreToolFiles;
+  /** The session the call belongs to (`ToolContext.session`); absent for a standalone turn. */
+  session?: ToolSession;
 }
 
 const nonRetryableMarker = Symbol.for('durable-turns.non-retryable-tool-error');

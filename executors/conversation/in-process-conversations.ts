@@ -11,6 +11,7 @@ import {
   type ConversationWatchEvent,
   type ConversationWatchOptions,
   closeConversation,
+  conversationSessionKey,
   conversationTurnId,
   EarlierTurns,
   followConversation,
@@ -34,7 +35,7 @@ import { admitMessage } from './admit-message';
 import { ChangeWaiters } from './change-waiters';
 import type { ConversationStore } from './conversation-store';
 import type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
-import { earlierJournaledTurns } from './journaled-turn-context';
+import { conversationTurnArgs } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
 import { takeUpRunningTurn } from './take-up-running-turn';
 
@@ -129,9 +130,9 @@ export class InProcessConversations {
     return structuredClone((await this.hold(conversationId)).state);
   }
 
-  private earlier(conversationId: string, turnNumber: number, incarnation: string | undefined) {
+  private turnArgs(state: Pick<ConversationState, 'conversationId' | 'incarnation'>, turnNumber: number) {
     const { earlierTurns, executor } = this;
-    return earlierJournaledTurns({ earlierTurns, executor, conversationId, turnNumber, incarnation });
+    return conversationTurnArgs({ earlierTurns, executor, state, turnNumber });
   }
 
   /** Conversations in the store, by id. */
@@ -252,7 +253,7 @@ export class InProcessConversations {
         executor: this.executor,
         running,
         takeOver,
-        earlier: () => this.earlier(conversationId, turnNumber, held.state.incarnation),
+        turn: this.turnArgs(held.state, turnNumber),
       });
       this.held.set(conversationId, held);
       this.follow(conversationId, running.turnId, controller, done);
@@ -285,11 +286,15 @@ export class InProcessConversations {
     const held = await this.hold(conversationId);
     const draft = structuredClone(held.state);
     const step = apply(draft);
+    const ends = (state: ConversationState) => state.closed && !state.running;
+    const ended = ends(draft) && !ends(held.state);
     if (JSON.stringify(draft) !== JSON.stringify(held.state)) {
       held.version = await this.store.save(conversationId, draft, held.version);
       held.state = draft;
     }
     for (const action of step.actions) this.carryOut(conversationId, action);
+    // Closed, and no turn of it runs: its sessions with MCP servers have no more use.
+    if (ended) void this.executor.closeSessions(conversationSessionKey(draft)).catch(() => {});
     this.changes.notify();
     return step;
   }
@@ -351,15 +356,10 @@ export class InProcessConversations {
     const { turnId, turnNumber, messages } = action;
     const controller = new AbortController();
     // `runTurn` claims the turn before it awaits anything: it can be watched once `send` returns.
-    const done = this.executor.runTurn(
-      {
-        turnId,
-        input: messages.map((m) => m.message),
-        earlier: () =>
-          this.earlier(conversationId, turnNumber, this.held.get(conversationId)?.state.incarnation),
-      },
-      { signal: controller.signal },
-    );
+    const state = this.held.get(conversationId)?.state ?? { conversationId };
+    const input = messages.map((m) => m.message);
+    const args = { turnId, input, ...this.turnArgs(state, turnNumber) };
+    const done = this.executor.runTurn(args, { signal: controller.signal });
     this.follow(conversationId, turnId, controller, done);
   }
 

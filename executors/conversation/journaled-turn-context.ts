@@ -1,5 +1,13 @@
-import { type EarlierTurns, type Message, noticesOf, type TurnContext, turnContext } from '../../core';
-import type { InProcessExecutor } from '../in-process-executor';
+import {
+  type ConversationState,
+  conversationSessionKey,
+  type EarlierTurns,
+  type Message,
+  noticesOf,
+  type TurnContext,
+  turnContext,
+} from '../../core';
+import type { InProcessExecutor, RunTurnArgs } from '../in-process-executor';
 
 /**
  * An ended turn as later requests of its conversation send it, read from the journal. A turn that
@@ -36,4 +44,26 @@ export function earlierJournaledTurns({
     ...(incarnation ? { incarnation } : {}),
     read: (turnId) => journaledTurnContext(executor, turnId),
   });
+}
+
+/**
+ * What a conversation's turn `turnNumber` runs with besides its id and input: the earlier turns
+ * (read when its requests need them), and the key its calls' sessions share with the other turns.
+ */
+export function conversationTurnArgs({
+  earlierTurns,
+  executor,
+  state,
+  turnNumber,
+}: {
+  earlierTurns: EarlierTurns;
+  executor: InProcessExecutor;
+  state: Pick<ConversationState, 'conversationId' | 'incarnation'>;
+  turnNumber: number;
+}): Pick<RunTurnArgs, 'earlier' | 'session'> {
+  const { conversationId, incarnation } = state;
+  return {
+    earlier: () => earlierJournaledTurns({ earlierTurns, executor, conversationId, turnNumber, incarnation }),
+    session: { key: conversationSessionKey({ conversationId, incarnation }) },
+  };
 }

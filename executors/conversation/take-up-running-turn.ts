@@ -1,6 +1,6 @@
-import type { ConversationState, Message, TurnResult } from '../../core';
+import type { ConversationState, TurnResult } from '../../core';
 import { DurableTurnsError } from '../../core/errors/durable-turns-error';
-import type { InProcessExecutor } from '../in-process-executor';
+import type { InProcessExecutor, RunTurnArgs } from '../in-process-executor';
 
 type RunningTurn = NonNullable<ConversationState['running']>;
 
@@ -14,12 +14,13 @@ export async function takeUpRunningTurn({
   executor,
   running,
   takeOver,
-  earlier,
+  turn,
 }: {
   executor: InProcessExecutor;
   running: RunningTurn;
   takeOver: boolean;
-  earlier: () => Promise<Message[]>;
+  /** What the turn runs with besides its id and input (`conversationTurnArgs`). */
+  turn: Pick<RunTurnArgs, 'earlier' | 'session'>;
 }): Promise<{ controller: AbortController; done: Promise<TurnResult> }> {
   const controller = new AbortController();
   const { signal } = controller;
@@ -31,10 +32,10 @@ export async function takeUpRunningTurn({
   const finished = await executor.finishedResult(turnId);
   const done = finished
     ? Promise.resolve(finished)
-    : executor.resumeTurn({ turnId, takeOver, earlier }, { signal, onResumed: resumed }).catch((error) => {
+    : executor.resumeTurn({ turnId, takeOver, ...turn }, { signal, onResumed: resumed }).catch((error) => {
         if (!DurableTurnsError.isInstance(error) || error.code !== 'turn-not-journaled') throw error;
         const input = (running.messages ?? []).map((m) => m.message);
-        const again = executor.runTurn({ turnId, input, earlier }, { signal });
+        const again = executor.runTurn({ turnId, input, ...turn }, { signal });
         resumed();
         return again;
       });

@@ -49,10 +49,29 @@ export interface RunningTurn {
   watch(options?: { after?: number; live?: boolean }): AsyncGenerator<TurnWatchEvent>;
 }
 
+/** A conversation as a conformance case describes it: each of its turns runs with these. */
+export interface ConversationSpec {
+  conversationId: string;
+  tools: AnyTool[];
+  /** Servers that list tools at run time (MCP), pinned per turn. */
+  mcp?: ToolLister;
+  model: TurnModel;
+}
+
+/** A conversation under way, one message at a time. */
+export interface RunningConversation {
+  /** Sends a message, and returns its turn's result once the conversation has heard of its end. */
+  say(messageId: string, text: string): Promise<TurnResult>;
+  /** Closes it, and stops what ran it. */
+  end(): Promise<void>;
+}
+
 /** An executor under test: the in-process one, or turns on Temporal. */
 export interface ConformanceHarness {
   name: string;
   start(spec: TurnSpec): Promise<RunningTurn>;
+  /** A conversation (`InProcessConversations` in process, `ConversationClient` on Temporal). */
+  converse(spec: ConversationSpec): Promise<RunningConversation>;
 }
 
 export async function runSpec(harness: ConformanceHarness, spec: TurnSpec): Promise<TurnResult> {

@@ -1,4 +1,4 @@
-import { InProcessExecutor } from 'durable-turns';
+import { InProcessConversations, InProcessExecutor } from 'durable-turns';
 import type { ConformanceHarness } from './harness';
 
 /** Runs each case with an `InProcessExecutor` of its own. */
@@ -33,6 +33,24 @@ export const inProcessHarness: ConformanceHarness = {
       cancel: async (reason) => (reason ? controller.abort(reason) : controller.abort()),
       watch: (options) => executor.watch(spec.turnId, options),
       steer: async (messageId, text) => executor.steer(spec.turnId, { messageId, message: text }),
+    };
+  },
+  async converse({ conversationId, tools, mcp, model }) {
+    const conversations = new InProcessConversations({
+      executor: new InProcessExecutor({ tools, ...(mcp ? { mcp } : {}), model }),
+    });
+    let turns = 0;
+    return {
+      say: async (messageId, text) => {
+        await conversations.send(conversationId, text, { messageId });
+        turns += 1;
+        const result = await conversations.turnResult(conversationId, turns);
+        await conversations.idle(conversationId);
+        return result;
+      },
+      end: async () => {
+        await conversations.close(conversationId);
+      },
     };
   },
 };

@@ -6,6 +6,7 @@ import { detectionCases } from './detection.cases';
 import { edgeCases } from './edges.cases';
 import type { ConformanceHarness } from './harness';
 import { mcpCases } from './mcp.cases';
+import { mcpSessionCases } from './mcp-sessions.cases';
 import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
 import { steerCases } from './steer.cases';
@@ -19,7 +20,7 @@ import { waveCases } from './waves.cases';
  */
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, steerCases],
-  limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases],
+  limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases, mcpSessionCases],
   edges: [edgeCases, watchCases, backgroundCases, compactionCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 

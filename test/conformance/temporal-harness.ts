@@ -1,8 +1,9 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { TurnClient } from 'durable-turns/client';
+import { ConversationClient, TurnClient } from 'durable-turns/client';
 import { createTurnWorker } from 'durable-turns/worker';
 import { testTemporal } from '../support/temporal-env';
+import { pollFor } from '../temporal/support/poll';
 import type { ConformanceHarness } from './harness';
 import { sleep } from './support';
 
@@ -134,6 +135,43 @@ export const temporalHarness: ConformanceHarness = {
             ended();
           }
         })(),
+    };
+  },
+  async converse({ conversationId, tools, mcp, model }) {
+    const { namespace } = testTemporal();
+    queue += 1;
+    const taskQueue = `conformance-${process.pid}-${queue}`;
+    const worker = await createTurnWorker({
+      connection: connections().native,
+      namespace,
+      taskQueue,
+      tools,
+      ...(mcp ? { mcp } : {}),
+      models: { [model.name]: model },
+      fleetHealth: false,
+    });
+    const running = worker.run();
+    const conversations = new ConversationClient(
+      new TurnClient({ connection: connections().client, namespace, taskQueue }),
+    );
+    let turns = 0;
+    return {
+      say: async (messageId, text) => {
+        const turn = { model: model.name, timing: { heartbeatTimeoutMs: 2_000 } };
+        await conversations.send(conversationId, text, { messageId, turn });
+        turns += 1;
+        const n = turns;
+        const result = await conversations.turn(conversationId, n).result();
+        await pollFor(`conversation ${conversationId} to hear of turn ${n}'s end`, async () =>
+          (await conversations.state(conversationId)).running ? undefined : true,
+        );
+        return result;
+      },
+      end: async () => {
+        await conversations.close(conversationId);
+        worker.shutdown();
+        await running;
+      },
     };
   },
 };

@@ -18,11 +18,13 @@ import {
 import type { TurnWorkflowInput } from '../../contract/turn-workflow';
 import {
   type CallPolicy,
+  conversationSessionKey,
   type HostEvent,
   maxQuickTimeoutMs,
   mayBeginQuickChain,
   quickChainSnapshot,
   quickChainWindowMs,
+  type ToolSession,
   type ToolStart,
   type TurnEngine,
 } from '../../core';
@@ -43,6 +45,8 @@ export class ToolActivities {
   /** Outcomes of attempts a quick chain ran, by `callId#attempt`, until the engine starts them. */
   private readonly chained = new Map<string, RunToolOutput>();
   private readonly chains = new Set<Promise<void>>();
+  /** A conversation's turn: its calls' session key (`ToolContext.session`), in each attempt's input. */
+  private readonly session: ToolSession | undefined;
 
   constructor(
     private readonly input: TurnWorkflowInput,
@@ -50,7 +54,15 @@ export class ToolActivities {
     private readonly queue: HostEventSink,
     /** The turn's engine, where runs chain quick calls (see core's `runQuickChain`). */
     private readonly chainFrom?: TurnEngine,
-  ) {}
+  ) {
+    // Only a turn its conversation started (`conversationTurn`): a standalone turn's conversation
+    // id is a label. Activity inputs are not compared on replay, so older histories replay as they are.
+    const { conversationId, conversationTurn, conversationIncarnation } = input;
+    this.session =
+      conversationId !== undefined && conversationTurn !== undefined
+        ? { key: conversationSessionKey({ conversationId, incarnation: conversationIncarnation }) }
+        : undefined;
+  }
 
   /**
    * Attempts a chain ran wait for the engine to start them: until it has, the turn must not
@@ -145,6 +157,7 @@ export class ToolActivities {
         maxOutputBytes: this.input.maxOutputBytes,
         idempotencyKey: start.idempotencyKey,
         timeoutMs: start.timeoutMs,
+        ...(this.session ? { session: this.session } : {}),
       });
     let scope: CancellationScope | undefined;
     if (call.policy.background) {
@@ -198,6 +211,7 @@ export class ToolActivities {
         },
         now: Date.now(),
         maxOutputBytes: this.input.maxOutputBytes,
+        ...(this.session ? { session: this.session } : {}),
       })
       .then(
         ({ attempts }) => {
