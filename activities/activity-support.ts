@@ -39,6 +39,11 @@ export interface ActivityDeps {
   files: HostFiles;
   /** Hooks on the lives of the conversations whose workflows this worker runs. */
   conversationHooks?: readonly ConversationHooks[];
+  /**
+   * The task queue only this worker polls (`sessionTaskQueue`), when it holds sessions of
+   * session-keeping servers: a call to one tells its workflow to send the conversation's next there.
+   */
+  sessionQueue?: string;
 }
 
 /** The worker's own clock and timers, for the tool attempts it runs. */

@@ -98,7 +98,9 @@ export async function runAttemptHere({
         type: attemptLostType,
       });
     }
-    return ran;
+    // This worker holds the call's session now: its conversation's next calls come here.
+    const server = local ? undefined : (input as RunToolInput).call.policy.session;
+    return server !== undefined && deps.sessionQueue ? { ...ran, sessionQueue: deps.sessionQueue } : ran;
   } finally {
     clearInterval(beat);
   }

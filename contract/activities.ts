@@ -164,7 +164,7 @@ export const runToolInputSchema = z.object({
   /** The engine's limit for this attempt; absent from workflows older than it. */
   timeoutMs: z.number().int().positive().optional(),
   /** The conversation's session key (`ToolContext.session`); absent for a standalone turn, and from older workflows. */
-  session: z.object({ key: z.string().min(1) }).optional(),
+  session: z.object({ key: z.string().min(1), opened: z.array(z.string()).optional() }).optional(),
 });
 export type RunToolInput = z.infer<typeof runToolInputSchema>;
 
@@ -182,6 +182,11 @@ export type QuickRunToolInput = Omit<RunToolInput, 'call' | 'timeoutMs'> & {
 export interface RunToolOutput {
   result: AttemptResult;
   durationMs: number;
+  /**
+   * For a call to a session-keeping server (`CallPolicy.session`): the task queue of the worker that
+   * ran it, which holds the session now (`sessionTaskQueue`); its conversation's next calls go there.
+   */
+  sessionQueue?: string;
 }
 
 /**
@@ -243,6 +248,14 @@ export interface ModelRouted {
 
 export function isModelRouted<T extends object>(output: T | ModelRouted): output is ModelRouted {
   return 'routedTo' in output && typeof output.routedTo === 'string';
+}
+
+/**
+ * The task queue only this worker polls, for the calls of conversations whose sessions it holds
+ * (see `CallPolicy.session`): one per `createTurnWorker`, named for its task queue and a random id.
+ */
+export function sessionTaskQueue({ taskQueue, workerId }: { taskQueue: string; workerId: string }): string {
+  return `${taskQueue}.sessions.${workerId}`;
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type MessageReceipt,
   type SendArgs,
 } from '../core/conversation';
-import { turnWorkflowInputSchema } from './turn-workflow';
+import { toolSessionsSchema, turnWorkflowInputSchema } from './turn-workflow';
 
 /** A conversation's workflow id: a prefix of its own, so it never collides with a turn's id. */
 export const conversationWorkflowIdPrefix = 'conversation:';
@@ -25,6 +25,7 @@ export const turnTemplateSchema = turnWorkflowInputSchema.omit({
   carried: true,
   carriedChunks: true,
   run: true,
+  sessions: true,
 });
 export type TurnTemplate = z.infer<typeof turnTemplateSchema>;
 
@@ -33,6 +34,8 @@ export const conversationWorkflowInputSchema = z.object({
   turn: turnTemplateSchema,
   /** Set by the workflow itself at continue-as-new: the conversation so far. */
   state: conversationStateSchema.optional(),
+  /** Set by the workflow itself at continue-as-new: where its sessions are held (`ToolSessions`). */
+  sessions: toolSessionsSchema.optional(),
   /** Continue-as-new between turns once the run's history passes this many events. */
   continueAsNewAfterEvents: z.number().int().positive().default(2_000),
 });

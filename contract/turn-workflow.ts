@@ -30,7 +30,23 @@ export const activityTimingSchema = z.object({
     .default(5 * 60_000),
   /** Attempts for a model request (transient provider failures). */
   modelMaxAttempts: z.number().int().positive().default(5),
+  /**
+   * How long a call waits for the worker that holds its conversation's session (`CallPolicy.session`)
+   * to take it; past this that worker counts as gone, and the call goes to any worker, which opens a
+   * new session (the model is told).
+   */
+  sessionWorkerWaitMs: z.number().int().positive().default(10_000),
 });
+
+/**
+ * Where a conversation's session-keeping servers hold its sessions (`CallPolicy.session`): the task
+ * queue of the worker that holds them, and which servers its calls reached so far.
+ */
+export const toolSessionsSchema = z.object({
+  queue: z.string().min(1).optional(),
+  opened: z.array(z.string()).default([]),
+});
+export type ToolSessions = z.infer<typeof toolSessionsSchema>;
 
 export const turnWorkflowInputSchema = z.object({
   turnId: z.string().min(1),
@@ -64,6 +80,8 @@ export const turnWorkflowInputSchema = z.object({
   run: z.number().int().positive().default(1),
   /** Set by the workflow itself at continue-as-new: the tools its servers listed, as pinned (`pinToolsetUpdate`). */
   toolset: listedToolsetSchema.optional(),
+  /** A conversation's turn: where its sessions are held, from the turn before (or the run before). */
+  sessions: toolSessionsSchema.optional(),
 });
 export type TurnWorkflowInput = z.infer<typeof turnWorkflowInputSchema>;
 export type TurnWorkflowInputArgs = z.input<typeof turnWorkflowInputSchema>;
@@ -196,6 +214,8 @@ export interface TurnWorkflowResult {
   packedLength?: number;
   /** Message ids of the steers the turn recorded (absent when none). */
   steered?: string[];
+  /** Where its conversation's sessions are held now (absent when it has none): the next turn's. */
+  sessions?: ToolSessions;
 }
 
 /**

@@ -52,8 +52,12 @@ export class McpSessions {
    * Calls the tool in the key's session. `renewed`: the key had a session before whose server state
    * is gone (it was closed, or the server lost it), and no call has said so yet.
    */
-  async callTool(key: string, request: CallRequest): Promise<{ result: CallToolResult; renewed: boolean }> {
-    const session = this.acquire(key);
+  async callTool(
+    key: string,
+    request: CallRequest,
+    { openedBefore = false }: { openedBefore?: boolean } = {},
+  ): Promise<{ result: CallToolResult; renewed: boolean }> {
+    const session = this.acquire(key, openedBefore);
     try {
       const result = await session.connection.callTool({
         ...request,
@@ -91,7 +95,7 @@ export class McpSessions {
   }
 
   /** The key's session, opened if it has none, made the most recently used, with one more call. */
-  private acquire(key: string): Session {
+  private acquire(key: string, openedBefore: boolean): Session {
     // As a server that cannot be reached: the call was not sent.
     if (this.closed) throw new McpConnectError(`the MCP sessions of ${this.name} were closed`);
     const session = this.open.get(key) ?? {
@@ -99,7 +103,8 @@ export class McpSessions {
       calls: 0,
       idleTimer: undefined,
       generation: undefined,
-      renewed: this.known.has(key),
+      // A key that had a session here, or (its workflow says) on another host that is gone.
+      renewed: this.known.has(key) || openedBefore,
     };
     this.open.delete(key);
     this.open.set(key, session);

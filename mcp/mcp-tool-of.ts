@@ -45,6 +45,8 @@ export function mcpToolOf(connection: McpConnection, tool: ListedTool, sessions?
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(retry !== undefined ? { retry } : {}),
     ...(background !== undefined ? { background } : {}),
+    // On Temporal a conversation's calls then go to the worker that holds its session.
+    ...(sessions ? { session: server } : {}),
     async execute(args, ctx) {
       const key = ctx.session?.key ?? ctx.turnId;
       const request = {
@@ -57,9 +59,12 @@ export function mcpToolOf(connection: McpConnection, tool: ListedTool, sessions?
       };
       try {
         const { result, renewed } = sessions
-          ? await sessions.callTool(key, request)
+          ? await sessions.callTool(key, request, {
+              // Its conversation reached the server before, on this host or another.
+              openedBefore: ctx.session?.opened?.includes(server) === true,
+            })
           : { result: await connection.callTool(request), renewed: false };
-        const scope = ctx.session ? 'conversation' : 'turn';
+        const scope = ctx.session && ctx.session.key !== ctx.turnId ? 'conversation' : 'turn';
         const notice = renewed ? renewedSessionNotice({ server, scope }) : undefined;
         return mcpToolResult({ result, server, tool: tool.name, ...(notice ? { notice } : {}) });
       } catch (error) {

@@ -89,6 +89,11 @@ export class McpToolbox implements ToolLister {
     return tools;
   }
 
+  /** Whether some servers keep a session per conversation (their calls go to the worker that holds it). */
+  get keepsSessions(): boolean {
+    return this.sessions.length > 0;
+  }
+
   /** Closes the sessions a conversation's calls had with its `conversation` servers (its key: `conversationSessionKey`). */
   async closeSessions(key: string): Promise<void> {
     await Promise.all(this.sessions.map((sessions) => sessions.closeKey(key)));

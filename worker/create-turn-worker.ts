@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, TranscriptCache } from '../activities';
 import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles } from '../blobs';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { UnreadablePayload } from '../codec/unreadable-payloads';
+import { sessionTaskQueue } from '../contract/activities';
 import { turnSearchAttributeList } from '../contract/search-attributes';
 import {
   type AnyTool,
@@ -138,9 +140,14 @@ export const heartbeatThrottleMs = 500;
  * A Temporal worker that runs turns: the turn workflow, and the model and tool activities bound
  * to this worker's tools, models, hooks, observers and health registry.
  */
-export async function createTurnWorker(
-  options: CreateTurnWorkerOptions,
-): Promise<Worker & { health: ToolHealthRegistry; workflowBundle: TurnWorkflowBundleSource }> {
+export async function createTurnWorker(options: CreateTurnWorkerOptions): Promise<
+  Worker & {
+    health: ToolHealthRegistry;
+    workflowBundle: TurnWorkflowBundleSource;
+    /** The task queue only this worker polls, for calls to sessions it holds (`sessionTaskQueue`). */
+    sessionQueue?: string;
+  }
+> {
   const models = new Map<string, TurnModel>(
     Array.isArray(options.models)
       ? (options.models as readonly TurnModel[]).map((m) => [m.name, m])
@@ -176,6 +183,10 @@ export async function createTurnWorker(
   // Shared by the model requests and the workflow's sink that hands them large contexts.
   const transcripts = options.transcripts ?? new TranscriptCache();
   const toolsets = options.mcp && turnToolsets({ own: options.tools, lister: options.mcp });
+  // Calls of conversations whose sessions this worker holds come to a queue only it polls.
+  const sessionQueue = options.mcp?.keepsSessions
+    ? sessionTaskQueue({ taskQueue: options.taskQueue, workerId: randomUUID() })
+    : undefined;
   const activities = createActivities({
     registry: new ToolRegistry(options.tools),
     ...(toolsets ? { toolsets } : {}),
@@ -187,6 +198,7 @@ export async function createTurnWorker(
     transcripts,
     ...(tracing ? { tracing } : {}),
     ...(modelQueues.size > 0 ? { modelQueues } : {}),
+    ...(sessionQueue ? { sessionQueue } : {}),
     files: hostFiles({
       ...optionalStore(blobStoreOption(options.blobStore)),
       ...(options.fileLimits ? { limits: options.fileLimits } : {}),
@@ -214,14 +226,17 @@ export async function createTurnWorker(
   };
   // Activities only: no plugins (the turn worker's run them), sinks or workflow interceptors.
   const { plugins: _plugins, sinks: _sinks, interceptors, ...forModels } = shared;
+  const activitiesOnly = {
+    ...forModels,
+    ...(interceptors?.activity ? { interceptors: { activity: interceptors.activity } } : {}),
+  };
   const modelWorkers = await createModelWorkers({
     limits: options.modelRateLimits ?? {},
     queues: modelQueues,
-    options: {
-      ...forModels,
-      ...(interceptors?.activity ? { interceptors: { activity: interceptors.activity } } : {}),
-    },
+    options: activitiesOnly,
   });
+  // Run and shut down with the turn worker, as the model workers are.
+  if (sessionQueue) modelWorkers.push(await Worker.create({ ...activitiesOnly, taskQueue: sessionQueue }));
   const worker = await Worker.create({
     ...shared,
     taskQueue: options.taskQueue,
@@ -233,7 +248,7 @@ export async function createTurnWorker(
       ...(modelWorkers.length > 0 ? [modelWorkersPlugin({ workers: modelWorkers, log })] : []),
     ],
   });
-  return Object.assign(worker, { health, workflowBundle: source });
+  return Object.assign(worker, { health, workflowBundle: source, ...(sessionQueue ? { sessionQueue } : {}) });
 }
 
 /** `DURABLE_TURNS_WORKFLOW_BUNDLE`: the prebuilt bundle every worker of this process runs, unless told otherwise. */

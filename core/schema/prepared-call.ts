@@ -21,6 +21,11 @@ export const callPolicySchema = z.object({
   background: z.boolean().optional(),
   /** Runs without a task round trip of its own (a local activity on Temporal); retry-safe tools only. */
   quick: z.boolean().optional(),
+  /**
+   * The session-keeping server the call goes to (an MCP server with `conversation` sessions): on
+   * Temporal its calls go to the worker that holds the conversation's session (absent: any worker).
+   */
+  session: z.string().optional(),
 });
 
 export const preparedCallSchema = z.object({

@@ -23,6 +23,11 @@ export interface ToolContext {
 /** Which session a call belongs to (see `ToolContext.session`). */
 export interface ToolSession {
   key: string;
+  /**
+   * The session-keeping servers (`ToolDefinition.session`) this key's calls reached before, on any
+   * host: a host that has no session for the key knows it is opening one anew, not a first one.
+   */
+  opened?: string[];
 }
 
 /**
@@ -66,6 +71,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType, Result = u
    * workflow task, so a cancel, an approval or a query waits for it.
    */
   quick?: boolean;
+  /**
+   * The server whose session the tool's calls share (an MCP server with `conversation` sessions):
+   * on Temporal a conversation's calls to it go to the worker that holds its session.
+   */
+  session?: string;
 }
 
 /** A tool of any argument type, as registries hold them. */

@@ -15,6 +15,8 @@ export interface ToolLister {
   toolsOf(toolset: ListedToolset): AnyTool[];
   /** Closes the sessions the servers keep for this key (a conversation ended: `conversationSessionKey`). */
   closeSessions?(key: string): Promise<void>;
+  /** Whether some of its tools keep sessions (`ToolDefinition.session`): their worker needs a queue of its own. */
+  readonly keepsSessions?: boolean;
 }
 
 /**

@@ -132,6 +132,7 @@ export function evaluatePolicy(tool: AnyTool, args: unknown): CallPolicy {
         ? safely(() => (tool.requiresApproval as (a: unknown) => boolean)(args), true)
         : (tool.requiresApproval ?? false),
     ...(tool.quick && tool.retrySafe && { quick: true }),
+    ...(tool.session !== undefined && !tool.quick && { session: tool.session }),
     ...(tool.background !== undefined && {
       background:
         typeof tool.background === 'function'

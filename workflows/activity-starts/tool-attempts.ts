@@ -15,7 +15,7 @@ import {
   type RunToolOutput,
   type TurnActivities,
 } from '../../contract/activities';
-import type { TurnWorkflowInput } from '../../contract/turn-workflow';
+import type { ToolSessions, TurnWorkflowInput } from '../../contract/turn-workflow';
 import {
   type CallPolicy,
   conversationSessionKey,
@@ -47,6 +47,14 @@ export class ToolActivities {
   private readonly chains = new Set<Promise<void>>();
   /** A conversation's turn: its calls' session key (`ToolContext.session`), in each attempt's input. */
   private readonly session: ToolSession | undefined;
+  /**
+   * The task queue of the worker that holds the sessions of session-keeping servers (calls with
+   * `policy.session`): they go there while it takes them. Learnt from the call that opened them
+   * (its output says), kept across the conversation's turns and runs; dropped when it is gone.
+   */
+  private sessionQueue: string | undefined;
+  /** The session-keeping servers reached so far: a worker that has to open one anew tells the model. */
+  private readonly opened: Set<string>;
 
   constructor(
     private readonly input: TurnWorkflowInput,
@@ -62,6 +70,14 @@ export class ToolActivities {
       conversationId !== undefined && conversationTurn !== undefined
         ? { key: conversationSessionKey({ conversationId, incarnation: conversationIncarnation }) }
         : undefined;
+    this.sessionQueue = input.sessions?.queue;
+    this.opened = new Set(input.sessions?.opened ?? []);
+  }
+
+  /** Where the turn's sessions are held, for its next run or its conversation's next turn. */
+  get sessions(): ToolSessions | undefined {
+    if (this.sessionQueue === undefined && this.opened.size === 0) return undefined;
+    return { ...(this.sessionQueue ? { queue: this.sessionQueue } : {}), opened: [...this.opened] };
   }
 
   /**
@@ -127,6 +143,9 @@ export class ToolActivities {
     }
     // The Web UI shows this instead of a bare `runTool` (user metadata: replay does not match on it).
     const summary = toolSummary({ call, attempt });
+    // To the worker that holds the session; a worker that does not take it soon is gone.
+    const server = call.policy.quick ? undefined : call.policy.session;
+    const pinnedTo = server !== undefined ? this.sessionQueue : undefined;
     const activities = call.policy.quick
       ? // A quick call runs in this worker, in the workflow task: no dispatch by the server, no
         // record before it runs (it is retry-safe, so after a crash it simply runs again).
@@ -143,7 +162,11 @@ export class ToolActivities {
           heartbeatTimeout: timing.heartbeatTimeoutMs,
           cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
           retry: this.revision >= 2 ? { maximumAttempts: 1 } : revisionOneRetry(call.policy),
+          ...(pinnedTo
+            ? { taskQueue: pinnedTo, scheduleToStartTimeout: timing.sessionWorkerWaitMs ?? 10_000 }
+            : {}),
         });
+    const session = server !== undefined ? this.sessionOf() : this.session;
     const { toolCallId } = call;
     const run = () =>
       activities.runTool({
@@ -157,7 +180,7 @@ export class ToolActivities {
         maxOutputBytes: this.input.maxOutputBytes,
         idempotencyKey: start.idempotencyKey,
         timeoutMs: start.timeoutMs,
-        ...(this.session ? { session: this.session } : {}),
+        ...(session ? { session } : {}),
       });
     let scope: CancellationScope | undefined;
     if (call.policy.background) {
@@ -172,9 +195,18 @@ export class ToolActivities {
     // One `then` for both outcomes, no `finally`: the SDK captures a stack trace for every promise
     // a workflow makes (for its stack-trace query), so each one costs a quick call dearly.
     const done = (scope ? scope.run(run) : run()).then(
-      ({ result, durationMs }) =>
-        ended({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs }),
-      (error: unknown) => ended(this.failedAttempt(error, call.policy, toolCallId, attempt)),
+      ({ result, durationMs, sessionQueue }) => {
+        if (server !== undefined && sessionQueue !== undefined) {
+          this.sessionQueue ??= sessionQueue;
+          this.opened.add(server);
+        }
+        ended({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
+      },
+      (error: unknown) => {
+        const gone =
+          pinnedTo !== undefined ? this.sessionWorkerGone(error, pinnedTo, toolCallId, attempt) : undefined;
+        ended(gone ?? this.failedAttempt(error, call.policy, toolCallId, attempt));
+      },
     );
     this.pending.set(key, done);
   }
@@ -256,6 +288,34 @@ export class ToolActivities {
   /** Resolves once every attempt launched so far has ended and queued its event. */
   async settled(): Promise<void> {
     await Promise.all([...this.pending.values()]);
+  }
+
+  /** A session call's key and the servers reached so far (a standalone turn's key is the turn's). */
+  private sessionOf(): ToolSession {
+    return { key: this.session?.key ?? this.input.turnId, opened: [...this.opened] };
+  }
+
+  /**
+   * A session call whose worker timed out: the worker that held the sessions is taken to be gone,
+   * so the next calls go to any worker (which opens sessions anew, and says so). One it never took
+   * did not start: the engine starts it again, without counting an attempt.
+   */
+  private sessionWorkerGone(
+    error: unknown,
+    queue: string,
+    toolCallId: string,
+    attempt: number,
+  ): HostEvent | undefined {
+    const cause = error instanceof ActivityFailure ? error.cause : undefined;
+    if (!(cause instanceof TimeoutFailure)) return undefined;
+    if (this.sessionQueue === queue) this.sessionQueue = undefined;
+    if (cause.timeoutType !== 'SCHEDULE_TO_START') return undefined;
+    return {
+      kind: 'attempt-not-started',
+      toolCallId,
+      attempt,
+      detail: `the worker that held its session did not take it: ${failureMessage(error)}`,
+    };
   }
 
   private failedAttempt(error: unknown, policy: CallPolicy, toolCallId: string, attempt: number): HostEvent {

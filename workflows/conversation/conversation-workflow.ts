@@ -246,6 +246,8 @@ async function carryOut(
     ...(state.incarnation ? { conversationIncarnation: state.incarnation } : {}),
     input: action.messages.map((m: WaitingMessage) => m.message),
     run: 1,
+    // Where the turns before held their sessions: this one's calls go there too.
+    ...(input.sessions ? { sessions: input.sessions } : {}),
   };
   try {
     const child = await startChild(turnWorkflow, {
@@ -256,13 +258,16 @@ async function carryOut(
     });
     begun.add(action.turnId);
     child.result().then(
-      (result) =>
+      (result) => {
+        // Kept in the input, so that continue-as-new carries it on.
+        if (result.sessions) input.sessions = result.sessions;
         ended.push({
           turnId: action.turnId,
           recordedSteers: result.steered ?? [],
           status: result.status,
           ...(result.reason ? { reason: result.reason } : {}),
-        }),
+        });
+      },
       (error: unknown) =>
         ended.push({
           turnId: action.turnId,

@@ -1,4 +1,3 @@
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   allHandlersFinished,
   CancellationScope,
@@ -7,19 +6,13 @@ import {
   isCancellation,
   log,
   patched,
-  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { packJson } from '../../contract/packed-json';
 import { conversationIdKey, turnStatusKey, waitingForApprovalKey } from '../../contract/search-attributes';
 import type { TurnWorkflowInput, TurnWorkflowResult } from '../../contract/turn-workflow';
-import {
-  packedResultQuery,
-  resultInlineMaxChars,
-  turnWorkflowInputSchema,
-} from '../../contract/turn-workflow';
-import { awaitingBackground, feedHostEvent, steeredMessageIds, type TurnOperation } from '../../core';
+import { turnWorkflowInputSchema } from '../../contract/turn-workflow';
+import { awaitingBackground, feedHostEvent, type TurnOperation } from '../../core';
 import { CompactionActivity } from '../activity-starts/compaction-request';
 import { ModelActivity, type ModelRoute } from '../activity-starts/model-request';
 import { transcriptDigests } from '../activity-starts/model-request-answer';
@@ -30,10 +23,11 @@ import { modelSummary } from '../web-ui/model-summary';
 import { TurnDetails } from '../web-ui/turn-details';
 import { waitSummary } from '../web-ui/wait-summary';
 import { packCarried } from './carried-turn';
+import { finish } from './finish-turn';
 import { HostEventQueue } from './host-event-queue';
 import { installTurnHandlers } from './turn-handlers';
 import { TurnListAttributes } from './turn-list-attributes';
-import { reportTurnEnded, reportTurnStarted } from './turn-metrics';
+import { reportTurnStarted } from './turn-metrics';
 import { nextRunInput, openTurnRecord, type TurnRecord } from './turn-record';
 import { workflowRevision } from './workflow-revision';
 
@@ -281,7 +275,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     });
   }
   show('finished');
-  return finish(turn, listed.atEnd(engine.view));
+  return finish(turn, listed.atEnd(engine.view), tools.sessions);
 }
 
 /** The loop's own operation, beside the engine's: continue-as-new once nothing runs. */
@@ -331,7 +325,8 @@ async function continueAsNewWhenDrained({
     { snapshot: turn.engine.snapshot(), events: turn.events, progressSeq: turn.progressSeq() },
     turn.carriedChunks,
   );
-  const nextInput = nextRunInput({ input, turn, next });
+  const { sessions } = tools;
+  const nextInput = nextRunInput({ input: { ...input, ...(sessions ? { sessions } : {}) }, turn, next });
   const chars = JSON.stringify(nextInput).length;
   // The server refuses a continue-as-new input over 2 MB and terminates the turn, its work lost. A
   // turn that no longer fits goes on in this run instead, whose history may grow to 50 MB (a patch:
@@ -354,29 +349,6 @@ interface CarryCheck {
 /** The most characters a continue-as-new input may have (the server's limit is 2 MiB a payload). */
 const carryMaxChars = 1_900_000;
 const carryCheckPatch = 'durable-turns-carry-fits';
-
-function finish(turn: TurnRecord, listed: SearchAttributeUpdatePair[]): TurnWorkflowResult {
-  const outcome = turn.engine.outcome();
-  reportTurnEnded({ status: outcome.status });
-  upsertSearchAttributes([
-    ...listed,
-    { key: turnStatusKey, value: outcome.status },
-    { key: waitingForApprovalKey, value: false },
-  ]);
-  const { outputs: _outputs, transcript: _transcript, ...summary } = outcome;
-  // Each output once: the transcript is rebuilt from the events (plus the engine's notices).
-  const notices: Record<string, string> = {};
-  for (const output of outcome.outputs) if (output.notice) notices[output.toolCallId] = output.notice;
-  const packed = packJson({ events: turn.events, notices });
-  // Which steers the turn took: its conversation gives the others to its next turn.
-  const steered = steeredMessageIds(turn.events);
-  const told = steered.length > 0 ? { ...summary, steered } : summary;
-  if (packed.length <= resultInlineMaxChars) return { ...told, packed };
-  // Too long for the result's one payload: readers page through it by query, which a worker
-  // answers for a closed workflow too (it replays the history to here).
-  setHandler(packedResultQuery, (offset) => packed.slice(offset, offset + resultInlineMaxChars));
-  return { ...told, packed: '', packedLength: packed.length };
-}
 
 /**
  * An activity cannot outlive its run, so continue-as-new waits for background calls that run: the
