@@ -53,6 +53,11 @@ export async function runAttemptHere({
   // Heartbeat on our own as well as when the tool does: cancellation reaches an activity only
   // through heartbeats, and a lost worker is noticed by their absence.
   const beat = local ? undefined : setInterval(() => ctx.heartbeat(), heartbeatEvery(ctx));
+  // A session call (it carries the servers reached so far): does this worker hold the current sessions?
+  const toolSession =
+    session?.opened !== undefined && deps.sessionQueue !== undefined
+      ? { ...session, here: session.holder === deps.sessionQueue }
+      : session;
   try {
     // A tool of the worker's own is found at once; any other may be one the turn's servers listed.
     const registry = deps.registry.get(call.toolName)
@@ -72,7 +77,7 @@ export async function runAttemptHere({
           maxOutputBytes,
           ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
           ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          ...(session !== undefined ? { session } : {}),
+          ...(toolSession !== undefined ? { session: toolSession } : {}),
           registry,
           hooks: deps.hooks,
           observers: deps.observers,

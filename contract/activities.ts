@@ -164,7 +164,14 @@ export const runToolInputSchema = z.object({
   /** The engine's limit for this attempt; absent from workflows older than it. */
   timeoutMs: z.number().int().positive().optional(),
   /** The conversation's session key (`ToolContext.session`); absent for a standalone turn, and from older workflows. */
-  session: z.object({ key: z.string().min(1), opened: z.array(z.string()).optional() }).optional(),
+  session: z
+    .object({
+      key: z.string().min(1),
+      opened: z.array(z.string()).optional(),
+      /** The queue of the worker whose sessions the turn takes to be current (see `ToolSession.here`). */
+      holder: z.string().optional(),
+    })
+    .optional(),
 });
 export type RunToolInput = z.infer<typeof runToolInputSchema>;
 

@@ -44,6 +44,8 @@ export const activityTimingSchema = z.object({
  */
 export const toolSessionsSchema = z.object({
   queue: z.string().min(1).optional(),
+  /** The worker whose sessions hold the latest state (its queue), kept when `queue` is dropped. */
+  current: z.string().min(1).optional(),
   opened: z.array(z.string()).default([]),
 });
 export type ToolSessions = z.infer<typeof toolSessionsSchema>;

@@ -4,20 +4,28 @@ import path from 'node:path';
 import { everythingOverStdio, relayedEverythingOverStdio, relayLog } from '../test/support/mcp-servers';
 import { McpConnectError } from './mcp-call-failure';
 import { type McpServerConfig, mcpServerConfigSchema } from './mcp-server-config';
-import { McpSessions } from './mcp-sessions';
+import { McpSessions, type SessionClaim } from './mcp-sessions';
 
 /**
  * `server-everything`'s toggle keeps its state per session (over stdio, per server process): the
  * first call in a session says "Started …", the next "Stopped …".
  */
-async function toggle(sessions: McpSessions, key: string): Promise<{ said: string; renewed: boolean }> {
-  const { result, renewed } = await sessions.callTool(key, {
-    tool: 'toggle-subscriber-updates',
-    args: {},
-    meta: {},
-    signal: new AbortController().signal,
-    onProgress: () => {},
-  });
+async function toggle(
+  sessions: McpSessions,
+  key: string,
+  claim: SessionClaim = {},
+): Promise<{ said: string; renewed: boolean }> {
+  const { result, renewed } = await sessions.callTool(
+    key,
+    {
+      tool: 'toggle-subscriber-updates',
+      args: {},
+      meta: {},
+      signal: new AbortController().signal,
+      onProgress: () => {},
+    },
+    claim,
+  );
   const [block] = result.content;
   const said = block?.type === 'text' ? block.text.split(' ')[0] : '';
   return { said: said ?? '', renewed };
@@ -139,3 +147,31 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+test('a session the turn says is not the current one (its conversation went on on another host) is opened anew and told so; calls that say the same are not', async () => {
+  const a = pool();
+  // The conversation's first call, here (this host's queue is "A").
+  expect(await toggle(a, 'c', { openedBefore: false, here: false })).toEqual({
+    said: 'Started',
+    renewed: false,
+  });
+  expect(await toggle(a, 'c', { openedBefore: true, here: true, holder: 'A' })).toEqual({
+    said: 'Stopped',
+    renewed: false,
+  });
+  // It went on on host B since; now a call comes back here: this session's state is not its latest.
+  expect(await toggle(a, 'c', { openedBefore: true, here: false, holder: 'B' })).toEqual({
+    said: 'Started',
+    renewed: true,
+  });
+  // Another call of that wave, with the same belief, shares the new session.
+  expect(await toggle(a, 'c', { openedBefore: true, here: false, holder: 'B' })).toEqual({
+    said: 'Stopped',
+    renewed: false,
+  });
+  // Once the turn knows this host holds them, they are its current sessions.
+  expect(await toggle(a, 'c', { openedBefore: true, here: true, holder: 'A' })).toEqual({
+    said: 'Started',
+    renewed: false,
+  });
+});

@@ -18,6 +18,18 @@ interface Session {
   generation: number | undefined;
   /** The server state its key's earlier calls left is gone: the next call that returns says so. */
   renewed: boolean;
+  /** The holder its calls' turn took to be current when it was opened or last confirmed here. */
+  holder: string | undefined;
+}
+
+/** What a call's turn knows of its key's sessions (on Temporal; see `ToolSession`). */
+export interface SessionClaim {
+  /** Its conversation reached the server before, on this host or another. */
+  openedBefore?: boolean;
+  /** This host holds the current sessions, as the turn knows. */
+  here?: boolean;
+  /** Which holder the turn takes to be current (opaque). */
+  holder?: string;
 }
 
 /**
@@ -55,9 +67,9 @@ export class McpSessions {
   async callTool(
     key: string,
     request: CallRequest,
-    { openedBefore = false }: { openedBefore?: boolean } = {},
+    claim: SessionClaim = {},
   ): Promise<{ result: CallToolResult; renewed: boolean }> {
-    const session = this.acquire(key, openedBefore);
+    const session = this.acquire(key, claim);
     try {
       const result = await session.connection.callTool({
         ...request,
@@ -95,17 +107,25 @@ export class McpSessions {
   }
 
   /** The key's session, opened if it has none, made the most recently used, with one more call. */
-  private acquire(key: string, openedBefore: boolean): Session {
+  private acquire(key: string, { openedBefore = false, here, holder }: SessionClaim): Session {
     // As a server that cannot be reached: the call was not sent.
     if (this.closed) throw new McpConnectError(`the MCP sessions of ${this.name} were closed`);
-    const session = this.open.get(key) ?? {
+    let existing = this.open.get(key);
+    if (existing && stale(existing, { openedBefore, here, holder })) {
+      // The conversation went on elsewhere since: this session's state is not its latest.
+      void this.end(key, existing);
+      existing = undefined;
+    }
+    const session = existing ?? {
       connection: new McpConnection(this.config),
       calls: 0,
       idleTimer: undefined,
       generation: undefined,
-      // A key that had a session here, or (its workflow says) on another host that is gone.
+      // A key that had a session here, or (its workflow says) on another host.
       renewed: this.known.has(key) || openedBefore,
+      holder,
     };
+    if (here) session.holder = holder;
     this.open.delete(key);
     this.open.set(key, session);
     session.calls += 1;
@@ -142,6 +162,15 @@ export class McpSessions {
     void closing.finally(() => this.closing.delete(closing));
     return closing;
   }
+}
+
+/**
+ * A session here is stale when its turn says the conversation's current sessions are on another
+ * host, unless it was opened here for that same belief (another call of the same wave did).
+ */
+function stale(session: Session, { openedBefore, here, holder }: SessionClaim): boolean {
+  if (!openedBefore || here === undefined || here) return false;
+  return session.holder !== holder;
 }
 
 /**

@@ -62,6 +62,8 @@ export function mcpToolOf(connection: McpConnection, tool: ListedTool, sessions?
           ? await sessions.callTool(key, request, {
               // Its conversation reached the server before, on this host or another.
               openedBefore: ctx.session?.opened?.includes(server) === true,
+              ...(ctx.session?.here !== undefined ? { here: ctx.session.here } : {}),
+              ...(ctx.session?.holder !== undefined ? { holder: ctx.session.holder } : {}),
             })
           : { result: await connection.callTool(request), renewed: false };
         const scope = ctx.session && ctx.session.key !== ctx.turnId ? 'conversation' : 'turn';

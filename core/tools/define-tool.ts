@@ -28,6 +28,14 @@ export interface ToolSession {
    * host: a host that has no session for the key knows it is opening one anew, not a first one.
    */
   opened?: string[];
+  /**
+   * On Temporal, for a call to a session-keeping server: whether this worker holds the key's
+   * current sessions, as the turn knows (absent in process). A session this worker has that is not
+   * the current one is stale (the conversation moved on elsewhere), and is opened anew.
+   */
+  here?: boolean;
+  /** Which holder the turn takes to be current (opaque): sessions opened for the same one are shared. */
+  holder?: string;
 }
 
 /**

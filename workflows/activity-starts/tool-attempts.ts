@@ -31,6 +31,7 @@ import {
 import type { HostEventSink } from '../turn/host-event-queue';
 import { toolSummary } from '../web-ui/tool-summary';
 import { failureMessage } from './failure-message';
+import { SessionHolder } from './session-holder';
 
 /**
  * Runs tool attempts as activities (activity id = tool call id) and queues how each ended. It
@@ -48,13 +49,11 @@ export class ToolActivities {
   /** A conversation's turn: its calls' session key (`ToolContext.session`), in each attempt's input. */
   private readonly session: ToolSession | undefined;
   /**
-   * The task queue of the worker that holds the sessions of session-keeping servers (calls with
-   * `policy.session`): they go there while it takes them. Learnt from the call that opened them
-   * (its output says), kept across the conversation's turns and runs; dropped when it is gone.
+   * Which worker holds the sessions of session-keeping servers (calls with `policy.session`): they go
+   * to its queue while it takes them. Learnt from the calls' outputs, kept across the
+   * conversation's turns and runs, dropped when that worker does not take a call in time.
    */
-  private sessionQueue: string | undefined;
-  /** The session-keeping servers reached so far: a worker that has to open one anew tells the model. */
-  private readonly opened: Set<string>;
+  private readonly holder: SessionHolder;
 
   constructor(
     private readonly input: TurnWorkflowInput,
@@ -70,14 +69,12 @@ export class ToolActivities {
       conversationId !== undefined && conversationTurn !== undefined
         ? { key: conversationSessionKey({ conversationId, incarnation: conversationIncarnation }) }
         : undefined;
-    this.sessionQueue = input.sessions?.queue;
-    this.opened = new Set(input.sessions?.opened ?? []);
+    this.holder = new SessionHolder(input.sessions);
   }
 
   /** Where the turn's sessions are held, for its next run or its conversation's next turn. */
   get sessions(): ToolSessions | undefined {
-    if (this.sessionQueue === undefined && this.opened.size === 0) return undefined;
-    return { ...(this.sessionQueue ? { queue: this.sessionQueue } : {}), opened: [...this.opened] };
+    return this.holder.carried;
   }
 
   /**
@@ -145,7 +142,8 @@ export class ToolActivities {
     const summary = toolSummary({ call, attempt });
     // To the worker that holds the session; a worker that does not take it soon is gone.
     const server = call.policy.quick ? undefined : call.policy.session;
-    const pinnedTo = server !== undefined ? this.sessionQueue : undefined;
+    const holding = server !== undefined ? this.holder.launch() : undefined;
+    const pinnedTo = holding?.pinnedTo;
     const activities = call.policy.quick
       ? // A quick call runs in this worker, in the workflow task: no dispatch by the server, no
         // record before it runs (it is retry-safe, so after a crash it simply runs again).
@@ -166,7 +164,13 @@ export class ToolActivities {
             ? { taskQueue: pinnedTo, scheduleToStartTimeout: timing.sessionWorkerWaitMs ?? 10_000 }
             : {}),
         });
-    const session = server !== undefined ? this.sessionOf() : this.session;
+    const session: ToolSession | undefined = holding
+      ? {
+          key: this.session?.key ?? this.input.turnId,
+          opened: holding.opened,
+          ...(holding.holder ? { holder: holding.holder } : {}),
+        }
+      : this.session;
     const { toolCallId } = call;
     const run = () =>
       activities.runTool({
@@ -196,10 +200,8 @@ export class ToolActivities {
     // a workflow makes (for its stack-trace query), so each one costs a quick call dearly.
     const done = (scope ? scope.run(run) : run()).then(
       ({ result, durationMs, sessionQueue }) => {
-        if (server !== undefined && sessionQueue !== undefined) {
-          this.sessionQueue ??= sessionQueue;
-          this.opened.add(server);
-        }
+        if (server !== undefined && holding && sessionQueue !== undefined)
+          this.holder.ran({ epoch: holding.epoch, ranOn: sessionQueue, server });
         ended({ kind: 'attempt-finished', toolCallId, attempt, result, durationMs });
       },
       (error: unknown) => {
@@ -290,11 +292,6 @@ export class ToolActivities {
     await Promise.all([...this.pending.values()]);
   }
 
-  /** A session call's key and the servers reached so far (a standalone turn's key is the turn's). */
-  private sessionOf(): ToolSession {
-    return { key: this.session?.key ?? this.input.turnId, opened: [...this.opened] };
-  }
-
   /**
    * A session call whose worker timed out: the worker that held the sessions is taken to be gone,
    * so the next calls go to any worker (which opens sessions anew, and says so). One it never took
@@ -308,7 +305,7 @@ export class ToolActivities {
   ): HostEvent | undefined {
     const cause = error instanceof ActivityFailure ? error.cause : undefined;
     if (!(cause instanceof TimeoutFailure)) return undefined;
-    if (this.sessionQueue === queue) this.sessionQueue = undefined;
+    this.holder.gone(queue);
     if (cause.timeoutType !== 'SCHEDULE_TO_START') return undefined;
     return {
       kind: 'attempt-not-started',
