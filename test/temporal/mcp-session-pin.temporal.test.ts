@@ -42,7 +42,7 @@ test("a conversation's calls to a session-keeping server go to the worker that h
     const n = turns;
     await conversations.send(conversationId, text, {
       messageId: `m${n}`,
-      turn: { model: toggleModel.name, timing: { heartbeatTimeoutMs: 2_000, sessionWorkerWaitMs: 1_500 } },
+      turn: { model: toggleModel.name, timing: { heartbeatTimeoutMs: 2_000, sessionWorkerWaitMs: 3_000 } },
     });
     const turn = conversations.turn(conversationId, n);
     const result: TurnResult = await turn.result();
@@ -72,7 +72,7 @@ test("a conversation's calls to a session-keeping server go to the worker that h
     expect(second.queues).toEqual([expect.stringMatching(sessionQueue)]);
     expect(second).toMatchObject({ status: 'ok', content: expect.stringMatching(/^Stopped /) });
 
-    // A dies: the next call waits 1.5 s for it, then B runs it in a session of its own, and says so.
+    // A dies: the next call waits 3 s for it, then B runs it in a session of its own, and says so.
     killGroup(a);
     const third = await say('and again');
     expect(third.queues).toEqual([second.queues[0], taskQueue]);
