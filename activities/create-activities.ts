@@ -24,5 +24,8 @@ export function createActivities(deps: ActivityDeps): TurnActivities {
     runTool: toolAttemptActivity({ deps }),
     runQuickChain: quickChainActivity({ deps }),
     runConversationHooks: conversationHooksActivity({ hooks: deps.conversationHooks ?? [] }),
+    closeToolSessions: async ({ key }) => {
+      await deps.toolsets?.closeSessions(key);
+    },
   };
 }

@@ -234,6 +234,8 @@ export interface TurnActivities {
   runConversationHooks(event: ConversationHookEvent): Promise<ConversationHookOutcome>;
   runTool(input: RunToolInput | QuickRunToolInput): Promise<RunToolOutput>;
   runQuickChain(input: RunQuickChainInput): Promise<RunQuickChainOutput>;
+  /** Closes this worker's sessions for a conversation's key (it closed): sent to the holder's own queue. */
+  closeToolSessions(input: { key: string }): Promise<void>;
 }
 
 /**

@@ -94,6 +94,11 @@ export class McpToolbox implements ToolLister {
     return this.sessions.length > 0;
   }
 
+  /** The keys with a session open now, per `conversation` server (for operators and tests). */
+  openSessions(): Record<string, string[]> {
+    return Object.fromEntries(this.sessions.map((sessions) => [sessions.name, sessions.keys()]));
+  }
+
   /** Closes the sessions a conversation's calls had with its `conversation` servers (its key: `conversationSessionKey`). */
   async closeSessions(key: string): Promise<void> {
     await Promise.all(this.sessions.map((sessions) => sessions.closeKey(key)));

@@ -45,6 +45,11 @@ export class TurnToolsets {
     private readonly lister: ToolLister,
   ) {}
 
+  /** Closes the sessions the servers keep for this key (see `ToolLister.closeSessions`). */
+  async closeSessions(key: string): Promise<void> {
+    await this.lister.closeSessions?.(key);
+  }
+
   async registryFor(turnId: string, pin: PinToolset): Promise<ToolRegistry> {
     const digest = this.pinned.get(turnId);
     const held = digest === undefined ? undefined : this.lists.get(digest);

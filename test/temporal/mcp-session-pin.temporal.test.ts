@@ -85,8 +85,17 @@ test("a conversation's calls to a session-keeping server go to the worker that h
     expect(fourth.queues).toEqual([expect.stringMatching(sessionQueue)]);
     expect(fourth.queues[0]).not.toBe(second.queues[0]);
     expect(fourth).toMatchObject({ status: 'ok', content: expect.stringMatching(/^Stopped /) });
-  } finally {
+
+    // Closing the conversation closes its session on B (its server process exits), not left idle.
+    const held = () => (mcp?.openSessions().everything ?? []).filter((key) => key.startsWith(conversationId));
+    expect(held()).toHaveLength(1);
     await conversations.close(conversationId);
+    await pollFor('the closed conversation’s session on B to close', async () =>
+      held().length === 0 ? true : undefined,
+    );
+  } finally {
+    // (Closed already when the test got that far.)
+    await conversations.close(conversationId).catch(() => undefined);
     b.shutdown();
     await running;
   }

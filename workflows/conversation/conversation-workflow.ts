@@ -7,6 +7,7 @@ import {
   makeContinueAsNewFunc,
   ParentClosePolicy,
   patched,
+  proxyActivities,
   proxyLocalActivities,
   setHandler,
   startChild,
@@ -32,6 +33,7 @@ import {
   type ConversationState,
   closeConversation,
   closedRefusal,
+  conversationSessionKey,
   formatIssues,
   newConversation,
   receiptOf,
@@ -189,6 +191,7 @@ export async function conversationWorkflow(
     if (actions.length > 0 || ended.length > 0 || state.running) continue;
     if (state.closed) {
       await condition(allHandlersFinished);
+      await closeHeldSessions(input, state);
       return { conversationId: state.conversationId, turns: state.turnCount };
     }
     if (continueAsNewDue(input)) {
@@ -201,6 +204,33 @@ export async function conversationWorkflow(
         });
     }
   }
+}
+
+/**
+ * A closed conversation's sessions with session-keeping servers are closed on the worker that holds
+ * them (over stdio, its server processes exit), not left to their idle close; sessions other workers
+ * had before close when idle. Only conversations whose turns reported a holder reach this — none
+ * recorded before it existed — so older histories replay as they were. A holder that is gone (or
+ * fails) changes nothing: the conversation has ended either way.
+ */
+async function closeHeldSessions(input: ConversationWorkflowInput, state: ConversationState): Promise<void> {
+  const holder = input.sessions?.current ?? input.sessions?.queue;
+  if (holder === undefined) return;
+  const { closeToolSessions } = proxyActivities<TurnActivities>({
+    taskQueue: holder,
+    scheduleToStartTimeout: '10 seconds',
+    startToCloseTimeout: '30 seconds',
+    retry: { maximumAttempts: 1 },
+  });
+  const key = conversationSessionKey({
+    conversationId: state.conversationId,
+    incarnation: state.incarnation,
+  });
+  await closeToolSessions({ key }).catch((error: unknown) =>
+    log.info(
+      `conversation ${state.conversationId}: its sessions were not closed on ${holder}: ${String(error)}`,
+    ),
+  );
 }
 
 function idleAndDone(state: ConversationState, input: ConversationWorkflowInput): boolean {
