@@ -1,7 +1,8 @@
 import { Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
+import type { ToolLister, TurnModel } from 'durable-turns';
 import { ConversationClient, TurnClient } from 'durable-turns/client';
-import { createTurnWorker } from 'durable-turns/worker';
+import { type CreateTurnWorkerOptions, createTurnWorker } from 'durable-turns/worker';
 import { testTemporal } from '../support/temporal-env';
 import { pollFor } from '../temporal/support/poll';
 import type { ConformanceHarness } from './harness';
@@ -29,6 +30,35 @@ function connections(): { native: NativeConnection; client: Connection } {
   return { native: nativeConnection, client: clientConnection };
 }
 
+/** A worker (in this process) on a task queue of the case's own. */
+async function caseWorker(spec: {
+  tools: CreateTurnWorkerOptions['tools'];
+  model: TurnModel;
+  mcp?: ToolLister;
+  hooks?: CreateTurnWorkerOptions['hooks'];
+  observers?: CreateTurnWorkerOptions['observers'];
+  health?: CreateTurnWorkerOptions['health'];
+}) {
+  const { namespace } = testTemporal();
+  queue += 1;
+  const taskQueue = `conformance-${process.pid}-${queue}`;
+  const worker = await createTurnWorker({
+    connection: connections().native,
+    namespace,
+    taskQueue,
+    tools: spec.tools,
+    ...(spec.mcp ? { mcp: spec.mcp } : {}),
+    models: { [spec.model.name]: spec.model },
+    ...(spec.hooks ? { hooks: spec.hooks } : {}),
+    ...(spec.observers ? { observers: spec.observers } : {}),
+    ...(spec.health ? { health: spec.health } : {}),
+    // A worker per case: reporting to a fleet health workflow of its own queue would start one
+    // per case, with its workflow tasks and signals, for nothing the case looks at.
+    fleetHealth: false,
+  });
+  return { namespace, taskQueue, worker };
+}
+
 /**
  * Runs each case as a real turn workflow on the shared dev server, with a worker (in this process,
  * so the case's tools and observers are the ones it inspects) on a task queue of its own.
@@ -36,23 +66,7 @@ function connections(): { native: NativeConnection; client: Connection } {
 export const temporalHarness: ConformanceHarness = {
   name: 'temporal',
   async start(spec) {
-    const { namespace } = testTemporal();
-    queue += 1;
-    const taskQueue = `conformance-${process.pid}-${queue}`;
-    const worker = await createTurnWorker({
-      connection: connections().native,
-      namespace,
-      taskQueue,
-      tools: spec.tools,
-      ...(spec.mcp ? { mcp: spec.mcp } : {}),
-      models: { [spec.model.name]: spec.model },
-      ...(spec.hooks ? { hooks: spec.hooks } : {}),
-      ...(spec.observers ? { observers: spec.observers } : {}),
-      ...(spec.health ? { health: spec.health } : {}),
-      // A worker per case: reporting to a fleet health workflow of its own queue would start one
-      // per case, with its workflow tasks and signals, for nothing the case looks at.
-      fleetHealth: false,
-    });
+    const { namespace, taskQueue, worker } = await caseWorker(spec);
     const client = new TurnClient({ connection: connections().client, namespace, taskQueue });
     const running = worker.run();
     const stopWorker = async () => {
@@ -138,18 +152,7 @@ export const temporalHarness: ConformanceHarness = {
     };
   },
   async converse({ conversationId, tools, mcp, model }) {
-    const { namespace } = testTemporal();
-    queue += 1;
-    const taskQueue = `conformance-${process.pid}-${queue}`;
-    const worker = await createTurnWorker({
-      connection: connections().native,
-      namespace,
-      taskQueue,
-      tools,
-      ...(mcp ? { mcp } : {}),
-      models: { [model.name]: model },
-      fleetHealth: false,
-    });
+    const { namespace, taskQueue, worker } = await caseWorker({ tools, model, ...(mcp ? { mcp } : {}) });
     const running = worker.run();
     const conversations = new ConversationClient(
       new TurnClient({ connection: connections().client, namespace, taskQueue }),
