@@ -1,19 +1,16 @@
-import { scriptedModel, type TurnResult } from 'durable-turns';
+import type { TurnResult } from 'durable-turns';
 import { type McpToolbox, mcpTools } from 'durable-turns/mcp';
 import { everythingOverStdio } from '../support/mcp-servers';
+import { toggleModel, toggleServer } from '../support/session-toggle';
 import type { ConformanceHarness } from './harness';
 import { uniqueTurnId } from './support';
 
-/**
- * `server-everything`'s toggle keeps its state per session: the first call in a session starts
- * simulated updates ("Started …"), the next stops them ("Stopped …"). Over stdio a session is a
- * server process, so a `conversation` server runs one per conversation.
- */
-const toggle = { id: 'toggle', name: 'everything_toggle-subscriber-updates', args: {} };
-const model = scriptedModel([{ toolCalls: [toggle] }, { text: 'toggled' }]);
 const toggleOutput = (result: TurnResult) => result.outputs[0];
 
-/** MCP servers whose sessions are per conversation, on each executor. */
+/**
+ * MCP servers whose sessions are per conversation, on each executor (over stdio a session is a
+ * server process of its own; `server-everything`'s toggle says whether it is the same one).
+ */
 export function mcpSessionCases(harness: ConformanceHarness): void {
   describe(`MCP sessions per conversation (${harness.name})`, () => {
     let mcp: McpToolbox | undefined;
@@ -24,16 +21,10 @@ export function mcpSessionCases(harness: ConformanceHarness): void {
 
     test("a conversation's turns share one session with a `conversation` server, and another conversation has its own; none is told of a new session", async () => {
       mcp = await mcpTools({
-        servers: [
-          everythingOverStdio({
-            trusted: true,
-            session: 'conversation',
-            only: ['toggle-subscriber-updates'],
-          }),
-        ],
+        servers: [everythingOverStdio(toggleServer)],
       });
       const converse = (label: string) =>
-        harness.converse({ conversationId: uniqueTurnId(label), tools: [], mcp, model });
+        harness.converse({ conversationId: uniqueTurnId(label), tools: [], mcp, model: toggleModel });
       const first = await converse('mcp-session-a');
       const second = await converse('mcp-session-b');
       try {

@@ -5,10 +5,10 @@ import { ConversationClient } from 'durable-turns/client';
 import { type McpToolbox, mcpTools } from 'durable-turns/mcp';
 import { uniqueTurnId } from '../conformance/support';
 import { everythingOverStdio } from '../support/mcp-servers';
+import { toggleModel, toggleServer } from '../support/session-toggle';
 import { testTemporal } from '../support/temporal-env';
 import { TemporalKit } from './support/kit';
 import { pollFor } from './support/poll';
-import { toggleModel, toggleServer } from './support/session-toggle';
 import { killGroup, WorkerProcesses } from './support/worker-process';
 
 const kit = new TemporalKit();

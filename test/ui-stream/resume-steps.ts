@@ -9,6 +9,7 @@ import {
 import { LiveTextAssembler } from '../../core/watch/live-text-assembler';
 import { visibleParts } from '../../ui-stream/read-ui-message';
 import { type PositionedChunk, positionedUiChunks } from '../../ui-stream/turn-ui-chunks';
+import { messageOfChunks } from './sse-events';
 
 /**
  * A turn as it happens: journal entries, and looks at a response while it streams (a model
@@ -101,19 +102,7 @@ export async function live(
 }
 
 /** The message an `EventSource`-like client holds after reading these chunks as one stream. */
-export async function messageOf(chunks: UIMessageChunk[]): Promise<UIMessage> {
-  const { readUIMessageStream } = await import('ai');
-  const stream = new ReadableStream<UIMessageChunk>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk);
-      controller.close();
-    },
-  });
-  let last: UIMessage | undefined;
-  for await (const snapshot of readUIMessageStream({ stream })) last = snapshot;
-  if (!last) throw new Error('no message');
-  return last;
-}
+export const messageOf = messageOfChunks;
 
 /**
  * What a person sees, by kind: the visible text and reasoning parts in order, each call's part, the

@@ -7,7 +7,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { mcpTools } from 'durable-turns/mcp';
 import { createTurnWorker } from 'durable-turns/worker';
 import { everythingOverStdio } from '../../support/mcp-servers';
-import { toggleModel, toggleServer } from './session-toggle';
+import { toggleModel, toggleServer } from '../../support/session-toggle';
 
 const [address, namespace, taskQueue] = process.argv.slice(2) as [string, string, string];
 
