@@ -18,6 +18,8 @@ export {
   type MessageReceipt,
   type SendPolicy,
 } from './core/conversation';
+export { maxRefusedDecisions } from './core/engine/approvals';
+export type { ApprovalRequest } from './core/engine/engine-types';
 export type { CallOutcome, TurnOutcome, TurnResult } from './core/engine/turn-outcome';
 export { transcriptProblems } from './core/engine/validate-transcript';
 // Models
@@ -51,6 +53,14 @@ export {
   type ToolSpec,
   type TurnModel,
 } from './core/model/turn-model';
+export {
+  type ApprovalDecision,
+  type ApprovalDecisionInput,
+  approvalDecisionSchema,
+  type DecisionVia,
+  type LegacyDecision,
+  maxRespondChars,
+} from './core/schema/approval-decision';
 export {
   isTranscriptEvent,
   type JournalEntry,
@@ -142,7 +152,7 @@ export {
 export { JournalError, type JournalErrorCode } from './executors/journal/journal-errors';
 export { MemoryJournal } from './executors/journal/memory-journal';
 export type { JournalSession, OpenJournalArgs, TurnJournal } from './executors/journal/turn-journal';
-export type { Approver } from './executors/turn-host';
+export type { Approver, ApproverAnswer } from './executors/turn-host';
 export { type AiSdkModelOptions, aiSdkModel } from './models/ai-sdk-model';
 export { createModel } from './models/create-model';
 export { type ModelConfig, modelConfigSchema, type ResolvedModelConfig } from './models/model-config';

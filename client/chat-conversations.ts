@@ -66,7 +66,8 @@ export function chatConversations(
     async decide(turnId, { toolCallId, approved, reason }: ChatDecision) {
       const handle = turns.attach(turnId);
       try {
-        await (approved ? handle.approve(toolCallId, reason) : handle.reject(toolCallId, reason));
+        const options = { via: 'chat' as const, ...(reason !== undefined && { reason }) };
+        await (approved ? handle.approve(toolCallId, options) : handle.reject(toolCallId, options));
         return 'recorded';
       } catch (error) {
         // Refused by the turn (the call waits for no decision), or the turn is gone.

@@ -123,7 +123,7 @@ export class ConversationClient {
   /** Turn `n` (from 1) of the conversation, as any turn. */
   turn(conversationId: string, n: number): TurnHandle {
     const turnId = conversationTurnId(conversationId, n);
-    return new TurnHandle(turnId, this.turns.client.workflow.getHandle(turnId));
+    return new TurnHandle(turnId, this.turns.client.workflow.getHandle(turnId), this.turns.approver);
   }
 
   /** Every message of the conversation's ended turns, in order (the running turn's are not in it yet). */

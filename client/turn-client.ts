@@ -21,7 +21,7 @@ import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
 import { FleetHealthClient } from './fleet-health-client';
 import type { FleetHealthView } from './fleet-health-view';
 import { type StartTurnArgs, startTurnSchema } from './start-turn-args';
-import { TurnHandle, type WatchOptions } from './turn-handle';
+import { type Decider, TurnHandle, type WatchOptions } from './turn-handle';
 import { turnStartMetadata } from './turn-start-metadata';
 import { turnWorkflowInputFrom } from './turn-workflow-input';
 import { quoteVisibility } from './visibility-quote';
@@ -49,6 +49,11 @@ export interface TurnClientOptions {
   blobStore?: BlobStore | false;
   /** Inline limit and per-file limit (64 KiB and 20 MiB by default). */
   fileLimits?: FileLimitsInput;
+  /**
+   * Who decides on approvals through this client (a person, a service): kept in the journal with
+   * each decision and shown on the timeline. `via` says through what (default `api`).
+   */
+  approver?: Decider;
 }
 
 export { type StartTurnArgs, startTurnSchema } from './start-turn-args';
@@ -78,6 +83,8 @@ export class TurnClient {
   readonly taskQueue: string;
   private readonly blobStore: BlobStore | undefined;
   private readonly fileLimits: FileLimitsInput | undefined;
+  /** Who decides on approvals through this client's handles. */
+  readonly approver: Decider;
 
   constructor(options: TurnClientOptions) {
     this.client = new TemporalClient({
@@ -89,6 +96,7 @@ export class TurnClient {
     this.taskQueue = options.taskQueue;
     this.blobStore = blobStoreOption(options.blobStore);
     this.fileLimits = options.fileLimits;
+    this.approver = options.approver ?? {};
   }
 
   async start(args: StartTurnArgs): Promise<TurnHandle> {
@@ -119,7 +127,7 @@ export class TurnClient {
           messages: input.input,
         }),
       });
-      return new TurnHandle(a.turnId, handle);
+      return new TurnHandle(a.turnId, handle, this.approver);
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         throw new Error(
@@ -145,7 +153,7 @@ export class TurnClient {
 
   /** A handle on an existing turn (running or finished). */
   attach(turnId: string): TurnHandle {
-    return new TurnHandle(turnId, this.client.workflow.getHandle(turnId));
+    return new TurnHandle(turnId, this.client.workflow.getHandle(turnId), this.approver);
   }
 
   /** Tool health across the live workers of this client's task queue; see `FleetHealthClient`. */

@@ -13,6 +13,8 @@ import {
   type TurnWorkflowResult,
 } from '../contract/turn-workflow';
 import {
+  type ApprovalDecisionInput,
+  type DecisionVia,
   DurableTurnsError,
   LiveTextAssembler,
   messagesFromEvents,
@@ -53,11 +55,32 @@ export interface WatchOptions {
   lookTimeoutMs?: number;
 }
 
+/** Who decides, kept with each decision: the approver's name and where they decided. */
+export interface Decider {
+  by?: string;
+  via?: DecisionVia;
+}
+
+/** A decision's details besides the call: why, who, and through what (defaults: the handle's). */
+export interface DecideOptions {
+  reason?: string;
+  by?: string;
+  via?: DecisionVia;
+}
+
+function optionsOf<T extends DecideOptions>(options: string | T | undefined): Partial<T> {
+  if (typeof options === 'string') return (options ? { reason: options } : {}) as Partial<T>;
+  const defined = Object.entries(options ?? {}).filter(([, value]) => value !== undefined && value !== '');
+  return Object.fromEntries(defined) as Partial<T>;
+}
+
 /** One turn on Temporal, as a caller holds it. */
 export class TurnHandle {
   constructor(
     readonly turnId: string,
     private readonly workflow: WorkflowHandle,
+    /** Who this handle's decisions come from (a decision may name another). */
+    private readonly decider: Decider = {},
   ) {}
 
   /**
@@ -259,16 +282,36 @@ export class TurnHandle {
     }
   }
 
-  approve(toolCallId: string, reason?: string): Promise<void> {
-    return this.decide({ toolCallId, approved: true, ...(reason ? { reason } : {}) });
+  /**
+   * Runs a call that waits for approval; with `input`, with those arguments instead of the model's
+   * (the turn refuses an edit that does not match the tool's schema, and nothing changes). A string
+   * is the reason (the form before options).
+   */
+  approve(toolCallId: string, options?: string | (DecideOptions & { input?: unknown })): Promise<void> {
+    const { input, ...rest } = optionsOf(options);
+    return this.decide({ toolCallId, decision: 'approve', ...rest, ...(input !== undefined && { input }) });
   }
 
-  reject(toolCallId: string, reason?: string): Promise<void> {
-    return this.decide({ toolCallId, approved: false, ...(reason ? { reason } : {}) });
+  /** Does not run the call: its output is an error the model reads, quoting the reason. */
+  reject(toolCallId: string, options?: string | DecideOptions): Promise<void> {
+    return this.decide({ toolCallId, decision: 'reject', ...optionsOf(options) });
   }
 
-  private async decide(decision: unknown): Promise<void> {
-    const parsed = approvalSchema.safeParse(decision);
+  /** Does not run the call: `output` is its output, as if the tool had answered. */
+  respond(toolCallId: string, output: string, options?: DecideOptions): Promise<void> {
+    return this.decide({ toolCallId, decision: 'respond', output, ...optionsOf(options) });
+  }
+
+  /**
+   * Sends a decision (see `ApprovalDecision`), with this client's approver as `by` unless it names
+   * one. Rejects when the turn refuses it: the call does not wait, or an edit fails the schema.
+   */
+  async decide(decision: ApprovalDecisionInput): Promise<void> {
+    const parsed = approvalSchema.safeParse({
+      ...(this.decider.by !== undefined && { by: this.decider.by }),
+      via: this.decider.via ?? 'api',
+      ...decision,
+    });
     if (!parsed.success)
       throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
     await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });

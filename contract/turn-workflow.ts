@@ -2,6 +2,8 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { ProgressEntry, TurnResult } from '../core';
 import {
+  type ApprovalDecisionInput,
+  approvalDecisionSchema,
   type ListedToolset,
   listedToolsetSchema,
   type Message,
@@ -88,12 +90,9 @@ export const turnWorkflowInputSchema = z.object({
 export type TurnWorkflowInput = z.infer<typeof turnWorkflowInputSchema>;
 export type TurnWorkflowInputArgs = z.input<typeof turnWorkflowInputSchema>;
 
-export const approvalSchema = z.object({
-  toolCallId: z.string().min(1),
-  approved: z.boolean(),
-  reason: z.string().max(2_000).optional(),
-});
-export type Approval = z.infer<typeof approvalSchema>;
+/** The `approve` update's argument: a decision (see `approvalDecisionSchema`; the earlier yes/no form is taken too). */
+export const approvalSchema = approvalDecisionSchema;
+export type Approval = ApprovalDecisionInput;
 
 /**
  * What a model activity already holds of its turn's transcript, from an earlier answer of the

@@ -147,8 +147,13 @@ async function drive({
           for (const request of op.approvals) {
             if (asked.has(request.toolCallId)) continue;
             asked.add(request.toolCallId);
-            void askApproval(host, engine.turnId, request).then((decision) => {
-              queue.push({ kind: 'approval', toolCallId: request.toolCallId, ...decision });
+            void askApproval({
+              host,
+              turnId: engine.turnId,
+              request,
+              refusedEdit: (decision) => engine.checkDecision(decision, { editOnly: true }),
+            }).then((decision) => {
+              queue.push({ kind: 'approval', ...decision });
               wake.notify();
             });
           }

@@ -5,4 +5,4 @@ export * from './in-process-executor';
 export * from './journal/journal-errors';
 export * from './journal/memory-journal';
 export * from './journal/turn-journal';
-export type { Approver } from './turn-host';
+export type { Approver, ApproverAnswer } from './turn-host';

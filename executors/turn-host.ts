@@ -1,8 +1,11 @@
+import type { z } from 'zod';
 import type {
   AnyTool,
   ApprovalRequest,
+  approvalDecisionObjectSchema,
   HostFiles,
   HostTimers,
+  LegacyDecision,
   ToolHealthRegistry,
   ToolRegistry,
   TurnHooks,
@@ -11,10 +14,20 @@ import type {
 } from '../core';
 import type { TurnTracing } from '../tracing/turn-tracing';
 
-/** A person (or policy) deciding on a call that needs approval. */
+/**
+ * A person (or policy) deciding on a call that needs approval: approve (optionally with edited
+ * `input`), reject, or respond in the tool's place (see `ApprovalDecision`); the earlier
+ * `{ approved, reason }` answer still reads as approve or reject. `refused` says why the
+ * approver's last answer for this call was refused (its edit did not match the tool's schema).
+ */
 export type Approver = (
-  request: ApprovalRequest & { turnId: string },
-) => Promise<{ approved: boolean; reason?: string }>;
+  request: ApprovalRequest & { turnId: string; refused?: string },
+) => Promise<ApproverAnswer>;
+
+/** An approver's answer: a decision without the call's id (the request named it). */
+export type ApproverAnswer =
+  | Omit<z.input<typeof approvalDecisionObjectSchema>, 'toolCallId'>
+  | Omit<LegacyDecision, 'toolCallId'>;
 
 /** Everything the in-process driver needs besides the turn itself. */
 export interface TurnHost {

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { AnyTool, ToolRegistry, ToolSpec } from '../core';
+import { type AnyTool, type ToolRegistry, type ToolSpec, toolJsonSchema } from '../core';
 
 /** What the model is told about each registered tool: name, description, JSON Schema of the arguments. */
 export function toolSpecs(registry: ToolRegistry): ToolSpec[] {
@@ -17,7 +16,7 @@ function toolSpec(tool: AnyTool): ToolSpec {
     spec = {
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputJsonSchema ?? (z.toJSONSchema(tool.input) as Record<string, unknown>),
+      inputSchema: toolJsonSchema(tool),
     };
     byTool.set(tool, spec);
   }

@@ -177,7 +177,8 @@ export class TurnUiMapper {
           approved: entry.approved,
           ...(entry.reason !== undefined ? { reason: entry.reason } : {}),
         };
-        if (!entry.approved) {
+        // An approver's answer in the tool's place (`respond`) is the call's output, not a denial.
+        if (!entry.approved && entry.decision !== 'respond') {
           this.denied.add(entry.toolCallId);
           yield { type: 'tool-output-denied', toolCallId: entry.toolCallId };
         }

@@ -95,7 +95,7 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
     return display;
   }
   const { entry } = event;
-  if ('at' in entry) display.lastAt = Math.max(display.lastAt, entry.at);
+  if ('at' in entry && entry.at !== undefined) display.lastAt = Math.max(display.lastAt, entry.at);
   if (entry.type !== 'turn.started' && display.state === undefined) display.incomplete = true;
   if (entry.type === 'turn.started' || display.state !== undefined) {
     display.state = applyEntry(display.state, entry);

@@ -34,6 +34,7 @@ export function applyAttemptFinished(
     call.attempts = call.attempts.filter((a) => a !== attempt);
     call.phase = 'awaiting-approval';
     call.approvalReason = result.reason;
+    if (result.inputSchema) call.approvalSchema = result.inputSchema;
     call.nextAttempt = entry.attempt;
     return state;
   }
@@ -149,7 +150,7 @@ function observed(state: TurnState, call: CallState): ToolOutput {
     if (!result || !('resultHash' in result)) continue;
     const verdict = state.detector.observe({
       toolName: call.call.toolName,
-      args: call.call.input,
+      args: call.approval?.input ?? call.call.input,
       resultHash: result.resultHash,
       content: result.content,
     });
@@ -202,6 +203,10 @@ export function lostOutcomeText(call: CallState, state: TurnState): string {
 }
 
 export function decide(call: CallState, output: ToolOutput): void {
+  // A call that ran with an approver's arguments says so, whatever came of it.
+  const edited = call.approval?.input;
+  if (edited !== undefined && call.attempts.length > 0 && output.ranWith === undefined)
+    output.ranWith = call.approval?.by ? { input: edited, by: call.approval.by } : { input: edited };
   call.final = output;
   call.phase = 'done';
   call.retryAt = undefined;

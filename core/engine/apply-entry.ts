@@ -124,15 +124,28 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
     case 'tool.approval_decided': {
       const call = callOf(state, entry.toolCallId);
       if (call.phase === 'done') return state;
-      call.approval = { approved: entry.approved, ...(entry.reason ? { reason: entry.reason } : {}) };
+      call.approval = {
+        approved: entry.approved,
+        ...(entry.reason ? { reason: entry.reason } : {}),
+        ...(entry.approved && entry.input !== undefined ? { input: entry.input } : {}),
+        ...(entry.by ? { by: entry.by } : {}),
+      };
       call.approvalRequestedAt = undefined;
       if (entry.approved) call.phase = 'pending';
+      else if (entry.decision === 'respond')
+        decide(call, {
+          status: 'ok',
+          content: entry.output ?? '',
+          attempts: ranAttempts(call),
+          answeredBy: entry.by ?? 'an approver',
+        });
       else {
+        const who = entry.by ? `an approver (${entry.by})` : 'an approver';
         decide(call, {
           status: 'error',
           content: entry.expired
             ? `no approval decision within ${entry.reason ?? 'the approval timeout'}; the call was not run`
-            : `the call was rejected by an approver${entry.reason ? `: ${entry.reason}` : ''}`,
+            : `the call was rejected by ${who}${entry.reason ? `: ${entry.reason}` : ''}`,
           attempts: ranAttempts(call),
           errorType: entry.expired ? 'approval-expired' : 'rejected',
         });

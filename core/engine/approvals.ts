@@ -1,10 +1,12 @@
+import { z } from 'zod';
+import type { ApprovalDecision } from '../schema/approval-decision';
+import { formatIssues, quoted } from '../schema/format-issues';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { ApprovalRequest } from './engine-types';
 import { needsApproval } from './plan-launches';
 import { commit, openCall, openCalls, transition } from './record-entries';
 import type { CallState, TurnState } from './turn-state';
 
-/** Calls that wait for a person's decision: when the wait began, its deadline, and the decision. */
 /**
  * Notes when calls begin waiting for a decision (the approval timeout counts from there) and
  * returns the earliest deadline. Calls past it are settled by `expireApprovals`.
@@ -55,27 +57,86 @@ export function expireApprovals(state: TurnState, now: number, entries: JournalE
   }
 }
 
-export function onApproval(
-  state: TurnState,
-  {
-    toolCallId,
-    approved,
-    reason,
-  }: {
-    toolCallId: string;
-    approved: boolean;
-    reason?: string;
-  },
-): JournalEntry[] {
-  const call = openCall(state, toolCallId);
-  if (!call || !needsApproval(call) || state.halt) return [];
-  return transition(state, {
+/**
+ * An approver (a function, on the in-process executor) whose edits keep failing the tool's schema
+ * is not asked forever: after this many refusals the call is rejected.
+ */
+export const maxRefusedDecisions = 3;
+
+/**
+ * Records a person's decision on a call that waits for one. A decision that does not check
+ * (see `checkDecision`: hosts check first and tell the decider) records nothing.
+ */
+export function onApproval(state: TurnState, decision: ApprovalDecision, now: number): JournalEntry[] {
+  if (checkDecision(state, decision) !== undefined) return [];
+  const entry: Extract<JournalEntry, { type: 'tool.approval_decided' }> = {
     type: 'tool.approval_decided',
-    toolCallId,
-    approved,
-    ...(reason ? { reason } : {}),
-  });
+    toolCallId: decision.toolCallId,
+    approved: decision.decision === 'approve',
+  };
+  if (decision.reason) entry.reason = decision.reason;
+  if (decision.decision === 'respond') {
+    entry.decision = 'respond';
+    entry.output = decision.output ?? '';
+  }
+  if (decision.decision === 'approve' && decision.input !== undefined) entry.input = decision.input;
+  if (decision.by) entry.by = decision.by;
+  if (decision.via) entry.via = decision.via;
+  entry.at = now;
+  return transition(state, entry);
 }
+
+/**
+ * Why a decision cannot be taken, or undefined when it can: the call must be waiting for one, and
+ * edited arguments must match the tool's argument schema recorded with the call (a refused edit
+ * changes nothing; the call keeps waiting). The same check runs in a Temporal turn's update
+ * validator, so a refused decision is never accepted into history.
+ */
+export function checkDecision(state: TurnState, decision: ApprovalDecision): string | undefined {
+  const call = openCall(state, decision.toolCallId);
+  if (!call || !needsApproval(call) || state.halt)
+    return `tool call ${quoted(decision.toolCallId)} is not waiting for approval`;
+  return editRefusal(call, decision);
+}
+
+/**
+ * Why a decision's edited arguments cannot run, or undefined: also when it edits nothing, and when
+ * the call no longer waits (the decision is then simply not taken). An approver asked again after
+ * a refusal needs only this answer.
+ */
+export function refusedEdit(state: TurnState, decision: ApprovalDecision): string | undefined {
+  const call = openCall(state, decision.toolCallId);
+  return call ? editRefusal(call, decision) : undefined;
+}
+
+function editRefusal(call: CallState, decision: ApprovalDecision): string | undefined {
+  if (decision.decision !== 'approve' || decision.input === undefined) return undefined;
+  const schema = call.call.inputSchema ?? call.approvalSchema;
+  if (!schema)
+    return `${call.call.toolName}'s call ${decision.toolCallId} has no recorded argument schema to check an edit against (it was made before edits were possible): approve it as it is, reject it, or respond`;
+  const checked = argumentsSchema(schema);
+  if (typeof checked === 'string')
+    return `${call.call.toolName}'s argument schema cannot check an edit: ${checked}`;
+  const parsed = checked.safeParse(decision.input);
+  if (!parsed.success)
+    return `the edited arguments do not match ${call.call.toolName}'s schema: ${formatIssues(parsed.error, { root: 'input' })}; nothing ran, the call still waits`;
+  return undefined;
+}
+
+/** A recorded JSON Schema as zod checks it (made once per schema), or why it cannot be. */
+function argumentsSchema(schema: Record<string, unknown>): z.ZodType | string {
+  let made = checkers.get(schema);
+  if (made === undefined) {
+    try {
+      made = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    } catch (error) {
+      made = error instanceof Error ? error.message : String(error);
+    }
+    checkers.set(schema, made);
+  }
+  return made;
+}
+const checkers = new WeakMap<Record<string, unknown>, z.ZodType | string>();
 
 export function approvalRequest(call: CallState): ApprovalRequest {
   return {
@@ -83,5 +144,8 @@ export function approvalRequest(call: CallState): ApprovalRequest {
     toolName: call.call.toolName,
     input: call.call.input,
     reason: call.approvalReason ?? `${call.call.toolName} requires approval before it runs`,
+    ...((call.call.inputSchema ?? call.approvalSchema) && {
+      inputSchema: call.call.inputSchema ?? call.approvalSchema,
+    }),
   };
 }

@@ -468,7 +468,7 @@ describe('background calls', () => {
       approvals: [{ toolCallId: 'b', reason: 'builds of app need a person' }],
       untilMs: 60_004,
     });
-    t.engine.onApproval({ toolCallId: 'b', approved: true });
+    t.engine.onApproval({ toolCallId: 'b', decision: 'approve' }, 0);
     expect(t.starts(5)).toEqual(['b#1']);
     expect(kinds(t.finish('b', ok('built'), 6))).toEqual(['tool.attempt_finished b', 'background.delivered']);
 
@@ -481,10 +481,9 @@ describe('background calls', () => {
     u.step(3);
     u.respond([], 'waiting');
     u.step(4);
-    expect(kinds(u.engine.onApproval({ toolCallId: 'b', approved: false, reason: 'not today' }))).toEqual([
-      'tool.approval_decided b',
-      'background.delivered',
-    ]);
+    expect(
+      kinds(u.engine.onApproval({ toolCallId: 'b', decision: 'reject', reason: 'not today' }, 0)),
+    ).toEqual(['tool.approval_decided b', 'background.delivered']);
     expect(lastUserParts(u.engine)).toEqual([
       'Background call b (build) failed:\n[error: rejected] the call was rejected by an approver: not today',
     ]);

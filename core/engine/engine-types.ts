@@ -47,6 +47,8 @@ export interface ApprovalRequest {
   toolName: string;
   input: unknown;
   reason: string;
+  /** The JSON Schema of the tool's arguments (what an edit must match; a form can be made from it). */
+  inputSchema?: Record<string, unknown>;
 }
 
 export interface ModelCall {

@@ -1,3 +1,4 @@
+import type { ApprovalDecision } from '../schema/approval-decision';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { UserMessage } from '../schema/messages';
@@ -33,7 +34,7 @@ export type HostEvent =
   | { kind: 'attempt-cancelled'; toolCallId: string; attempt: number }
   /** The host could not run the attempt (e.g. its activity failed before the tool). */
   | { kind: 'attempt-failed'; toolCallId: string; attempt: number; message: string }
-  | { kind: 'approval'; toolCallId: string; approved: boolean; reason?: string }
+  | ({ kind: 'approval' } & ApprovalDecision)
   | { kind: 'cancel'; reason?: string }
   /** A message a user sent into the running turn (a conversation's steer). */
   | { kind: 'steer'; messageId: string; message: UserMessage };
@@ -79,8 +80,10 @@ export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number)
         message: event.message,
         now,
       });
-    case 'approval':
-      return engine.onApproval(event);
+    case 'approval': {
+      const { kind: _kind, ...decision } = event;
+      return engine.onApproval(decision, now);
+    }
     case 'cancel':
       return engine.onCancel(event.reason ? { reason: event.reason } : {});
     case 'steer':

@@ -131,8 +131,10 @@ export function startCalls(
       },
       entries,
     );
+    const edited = call.approval?.input;
     starts.push({
-      call: call.call,
+      // The approver's arguments run; the model's call stays in the transcript as it made it.
+      call: edited === undefined ? call.call : { ...call.call, input: edited },
       attempt: call.nextAttempt,
       approved: call.approval?.approved === true,
       idempotencyKey: toolCallKey({

@@ -17,6 +17,7 @@
  * clock and makes no ids: hosts pass `now`.
  */
 import { continuationBlocked, modelRequestBlocked } from '../budget/budget-check';
+import type { ApprovalDecision } from '../schema/approval-decision';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import { normalizeInput, type TurnInput } from '../schema/messages';
@@ -24,7 +25,7 @@ import type { PreparedCall } from '../schema/prepared-call';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
-import { expireApprovals, onApproval } from './approvals';
+import { checkDecision, expireApprovals, onApproval, refusedEdit } from './approvals';
 import {
   onToolAttemptCancelled,
   onToolAttemptFailed,
@@ -63,7 +64,7 @@ import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
 import { batchOpen, type Steer, type TurnState } from './turn-state';
 
-export { approvalRequest } from './approvals';
+export { approvalRequest, maxRefusedDecisions } from './approvals';
 export type {
   ApprovalRequest,
   CompactionCall,
@@ -317,8 +318,13 @@ export class TurnEngine {
     return onToolAttemptFailed(this.state, report);
   }
 
-  onApproval(decision: { toolCallId: string; approved: boolean; reason?: string }): JournalEntry[] {
-    return onApproval(this.state, decision);
+  onApproval(decision: ApprovalDecision, now: number): JournalEntry[] {
+    return onApproval(this.state, decision, now);
+  }
+
+  /** Why this decision cannot be taken now (`editOnly`: why its edit cannot run; see `refusedEdit`). */
+  checkDecision(decision: ApprovalDecision, { editOnly = false } = {}): string | undefined {
+    return (editOnly ? refusedEdit : checkDecision)(this.state, decision);
   }
 
   /**

@@ -29,9 +29,12 @@ export interface CallState {
   nextAttempt: number;
   /** For `retry-wait`: when the next attempt is due. */
   retryAt?: number;
-  approval?: { approved: boolean; reason?: string };
+  /** The decision taken: `input` when the approver edited the arguments (the call runs with them). */
+  approval?: { approved: boolean; reason?: string; input?: unknown; by?: string };
   /** Why a hook asked for approval (a tool that always requires it needs no reason). */
   approvalReason?: string;
+  /** The tool's argument schema a hook's approval request came with (an edit is checked against it). */
+  approvalSchema?: Record<string, unknown>;
   /** When the call began waiting for its current decision. */
   approvalRequestedAt?: number;
   /** Set once the call's output is decided (it may wait for earlier calls to be recorded). */

@@ -22,6 +22,11 @@ export const attemptResultSchema = z.discriminatedUnion('status', [
   /** The attempt did not finish: aborted, or its host was lost and it may not be run again. */
   z.object({ status: z.literal('interrupted'), content: z.string(), errorType: z.string() }),
   /** A pre-tool hook asked for approval before the tool may run. */
-  z.object({ status: z.literal('needs-approval'), reason: z.string() }),
+  z.object({
+    status: z.literal('needs-approval'),
+    reason: z.string(),
+    /** The JSON Schema of the tool's arguments, against which an approver's edit is checked. */
+    inputSchema: z.record(z.string(), z.unknown()).optional(),
+  }),
 ]);
 export type AttemptResult = z.infer<typeof attemptResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decisionViaSchema } from './approval-decision';
 import { attemptResultSchema } from './attempt-result';
 import { assistantMessageSchema, messageSchema, userMessageSchema } from './messages';
 import { preparedCallSchema } from './prepared-call';
@@ -155,10 +156,22 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('tool.approval_decided'),
     toolCallId: z.string(),
+    /** The call runs (`approve`); false for `reject` and `respond` (readers of earlier journals know only this). */
     approved: z.boolean(),
     reason: z.string().optional(),
     /** Nobody decided within the approval timeout. */
     expired: z.boolean().optional(),
+    /** Set for `respond` (its `output` is the call's output); absent: `approved` says all. */
+    decision: z.literal('respond').optional(),
+    /** `approve` with edited arguments: the call runs with these (the model's call stays as it made it). */
+    input: z.unknown().optional(),
+    /** `respond`: the call's output, as the approver wrote it. */
+    output: z.string().optional(),
+    /** Who decided (the caller's word, or the signer's), and through what. */
+    by: z.string().optional(),
+    via: decisionViaSchema.optional(),
+    /** When the turn took the decision (absent in journals written before it was kept). */
+    at: z.number().optional(),
   }),
   z.object({ type: z.literal('turn.halted'), reason: haltReasonSchema, detail: z.string() }),
   /**

@@ -38,6 +38,11 @@ export const preparedCallSchema = z.object({
   rejection: z.object({ errorType: z.string(), message: z.string() }).optional(),
   /** What the provider attached to the call (e.g. Gemini's thought signature): goes back with it. */
   providerMetadata: providerMetadataSchema.optional(),
+  /**
+   * A call that requires approval: the JSON Schema of its tool's arguments, recorded with it so an
+   * approver's edited arguments are checked in the turn itself, on any host, before anything runs.
+   */
+  inputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type CallPolicy = z.infer<typeof callPolicySchema>;

@@ -22,6 +22,10 @@ export const toolOutputSchema = z.object({
   truncated: z.boolean().optional(),
   /** Files the tool returned with its result (a screenshot, a PDF): the model sees them after the content. */
   files: z.array(filePartSchema).optional(),
+  /** An approver edited the call's arguments: it ran with `input` (the model's call is kept as it made it). */
+  ranWith: z.object({ input: z.unknown(), by: z.string().optional() }).optional(),
+  /** The call did not run: an approver answered in its place (`respond`), and `content` is their text. */
+  answeredBy: z.string().optional(),
 });
 export type ToolOutput = z.infer<typeof toolOutputSchema>;
 
@@ -30,7 +34,11 @@ export function renderToolOutput(output: ToolOutput): string {
   const body = typeof output.content === 'string' ? output.content : JSON.stringify(output.content ?? null);
   const prefix =
     output.status === 'ok' ? '' : `[${output.status}${output.errorType ? `: ${output.errorType}` : ''}] `;
-  return output.notice ? `${prefix}${body}\n\n${output.notice}` : `${prefix}${body}`;
+  // The model's call is kept as it made it, so the model is told which arguments ran.
+  const edited = output.ranWith
+    ? `\n\n[an approver${output.ranWith.by ? ` (${output.ranWith.by})` : ''} edited the arguments; the call ran with ${JSON.stringify(output.ranWith.input ?? null)}]`
+    : '';
+  return output.notice ? `${prefix}${body}${edited}\n\n${output.notice}` : `${prefix}${body}${edited}`;
 }
 
 /** A copy of an output, optionally without its notice (faster than a spread on this hot path). */
@@ -40,5 +48,7 @@ export function copyOutput(from: ToolOutput, { withNotice = true } = {}): ToolOu
   if (withNotice && from.notice !== undefined) output.notice = from.notice;
   if (from.truncated !== undefined) output.truncated = from.truncated;
   if (from.files !== undefined) output.files = from.files;
+  if (from.ranWith !== undefined) output.ranWith = from.ranWith;
+  if (from.answeredBy !== undefined) output.answeredBy = from.answeredBy;
   return output;
 }

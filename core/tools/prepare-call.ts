@@ -4,6 +4,7 @@ import type { CallPolicy, PreparedCall } from '../schema/prepared-call';
 import type { ProviderMetadata } from '../schema/provider-metadata';
 import { type RetryPolicy, retryPolicySchema } from '../schema/retry-policy';
 import type { AnyTool } from './define-tool';
+import { toolJsonSchema } from './tool-json-schema';
 import type { ToolRegistry } from './tool-registry';
 
 /** A tool call as a model produced it: arguments still the raw text from the stream. */
@@ -109,12 +110,14 @@ function prepareWithoutMetadata({
     );
   }
   // A literal, not a spread of `base`: this runs for every call, and object spread is slow in V8.
-  return {
+  const call: PreparedCall = {
     toolName: base.toolName,
     input: base.input,
     toolCallId: id,
     policy: evaluatePolicy(tool, parsed.data),
   };
+  if (call.policy.requiresApproval) call.inputSchema = toolJsonSchema(tool);
+  return call;
 }
 
 export function evaluatePolicy(tool: AnyTool, args: unknown): CallPolicy {

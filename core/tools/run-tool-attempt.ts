@@ -17,6 +17,7 @@ import { executeTool, type HostTimers } from './execute-tool';
 import { type PreOutcome, runPostHooks, runPreHooks } from './run-tool-hooks';
 import { stableHash } from './stable-hash';
 import { FileRejectedError, type StoreToolFiles, type ToolFile } from './tool-files';
+import { toolJsonSchema } from './tool-json-schema';
 import type { ToolRegistry } from './tool-registry';
 import { truncateResult } from './truncate-content';
 
@@ -186,7 +187,10 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
   const pre: PreOutcome = ctx ? await runPreHooks(args, ctx) : { kind: 'run', args: call.input };
   if (pre.kind === 'block') return notRun('blocked', `blocked by hook ${pre.hook}: ${pre.reason}`);
   if (pre.kind === 'ask')
-    return { kind: 'not-run', result: { status: 'needs-approval', reason: pre.reason } };
+    return {
+      kind: 'not-run',
+      result: { status: 'needs-approval', reason: pre.reason, inputSchema: toolJsonSchema(tool) },
+    };
   const parsed = tool.input.safeParse(pre.args);
   if (!parsed.success) {
     return notRun(

@@ -1,7 +1,7 @@
 import type { ChatDecision } from '../../core';
 import type { Approver } from '../turn-host';
 
-type Decision = { approved: boolean; reason?: string };
+type Decision = { approved: boolean; reason?: string; via: 'chat' };
 
 /**
  * Approvals decided on a chat page, for the in-process executor (pass `approver` to it): a call
@@ -25,7 +25,7 @@ export class ChatApprovals {
 
   decide(turnId: string, { toolCallId, approved, reason }: ChatDecision): 'recorded' {
     const key = keyOf(turnId, toolCallId);
-    const decision = { approved, ...(reason !== undefined ? { reason } : {}) };
+    const decision: Decision = { approved, via: 'chat', ...(reason !== undefined ? { reason } : {}) };
     const waiting = this.waiting.get(key);
     if (waiting) {
       this.waiting.delete(key);

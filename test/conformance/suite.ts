@@ -1,3 +1,4 @@
+import { approvalCases } from './approvals.cases';
 import { backgroundCases } from './background.cases';
 import { budgetCases } from './budgets.cases';
 import { cancellationCases } from './cancellation.cases';
@@ -19,7 +20,7 @@ import { waveCases } from './waves.cases';
  * on Temporal, so that its three test files run side by side (one file took two minutes alone).
  */
 export const conformanceParts = {
-  dispatch: [waveCases, outputCases, retryAndHookCases, steerCases],
+  dispatch: [waveCases, outputCases, retryAndHookCases, approvalCases, steerCases],
   limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases, mcpSessionCases],
   edges: [edgeCases, watchCases, backgroundCases, compactionCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;

@@ -1,7 +1,7 @@
-import { Connection } from '@temporalio/client';
+import { Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import type { ToolLister, TurnModel } from 'durable-turns';
-import { ConversationClient, TurnClient } from 'durable-turns/client';
+import { type Approver, maxRefusedDecisions, type ToolLister, type TurnModel } from 'durable-turns';
+import { ConversationClient, TurnClient, type TurnHandle } from 'durable-turns/client';
 import { type CreateTurnWorkerOptions, createTurnWorker } from 'durable-turns/worker';
 import { testTemporal } from '../support/temporal-env';
 import { pollFor } from '../temporal/support/poll';
@@ -109,15 +109,12 @@ export const temporalHarness: ConformanceHarness = {
             if (!call.approval || decided.has(call.toolCallId)) continue;
             decided.add(call.toolCallId);
             // A decision may never come (the approval timeout case): do not let it hold the loop.
-            void approver({ turnId: spec.turnId, ...call.approval })
-              .then((decision) =>
-                done
-                  ? undefined
-                  : decision.approved
-                    ? turn.approve(call.toolCallId)
-                    : turn.reject(call.toolCallId, decision.reason),
-              )
-              .catch(() => {});
+            void decideAsApprover({
+              approver,
+              turn,
+              request: { turnId: spec.turnId, ...call.approval },
+              done: () => done,
+            }).catch(() => {});
           }
           await sleep(50);
         }
@@ -178,3 +175,39 @@ export const temporalHarness: ConformanceHarness = {
     };
   },
 };
+
+/**
+ * What the in-process executor does with its approver, done through the turn's update: a decision
+ * the turn refuses (an edit that fails the schema) is asked again with the refusal, and after
+ * `maxRefusedDecisions` refusals the call is rejected, in the same words.
+ */
+async function decideAsApprover({
+  approver,
+  turn,
+  request,
+  done,
+}: {
+  approver: Approver;
+  turn: TurnHandle;
+  request: Parameters<Approver>[0];
+  done: () => boolean;
+}): Promise<void> {
+  let refused: string | undefined;
+  for (let asked = 1; ; asked++) {
+    const answer = await approver({ ...request, ...(refused !== undefined && { refused }) });
+    if (done()) return;
+    try {
+      await turn.decide({ via: 'approver', ...answer, toolCallId: request.toolCallId });
+      return;
+    } catch (error) {
+      if (!(error instanceof WorkflowUpdateFailedError)) throw error;
+      refused = error.cause?.message ?? error.message;
+      if (asked < maxRefusedDecisions) continue;
+      await turn.reject(request.toolCallId, {
+        reason: `the approver's decision was refused ${asked} times; the last time: ${refused}`,
+        via: 'approver',
+      });
+      return;
+    }
+  }
+}

@@ -101,7 +101,9 @@ export function installTurnHandlers({
   setHandler(
     approveUpdate,
     (approval) => {
-      queue.push({ kind: 'approval', ...approval });
+      // Parsed again (the validator does not run on replay): histories before decisions could
+      // edit or respond hold the yes/no form, which reads as the same decision.
+      queue.push({ kind: 'approval', ...approvalSchema.parse(approval) });
       return { accepted: true as const };
     },
     {
@@ -109,12 +111,9 @@ export function installTurnHandlers({
         const parsed = approvalSchema.safeParse(approval);
         if (!parsed.success)
           throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
-        const awaiting = turnStateView(engine.view, Date.now()).calls.find(
-          (c) => c.toolCallId === approval.toolCallId,
-        );
-        if (awaiting?.phase !== 'awaiting-approval') {
-          throw new Error(`tool call ${approval.toolCallId} is not waiting for approval`);
-        }
+        // Refused here, a decision never enters history: an edit that fails the schema changes nothing.
+        const refused = engine.checkDecision(parsed.data);
+        if (refused !== undefined) throw new Error(refused);
       },
     },
   );
