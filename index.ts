@@ -62,6 +62,14 @@ export {
   maxRespondChars,
 } from './core/schema/approval-decision';
 export {
+  type ApprovalGrant,
+  type ApprovalGrantInput,
+  type ArgumentMatcher,
+  approvalGrantSchema,
+  type GrantRevocation,
+  grantRevocationSchema,
+} from './core/schema/approval-grant';
+export {
   isTranscriptEvent,
   type JournalEntry,
   journalEntrySchema,
@@ -102,6 +110,7 @@ export {
 } from './core/schema/tool-output';
 export {
   type ApprovalConfig,
+  type ApprovalConfigInput,
   type Budget,
   type CompactionConfig,
   type CompactionConfigInput,

@@ -4,9 +4,11 @@ import { unpackJson } from '../contract/packed-json';
 import {
   approvalSchema,
   approveUpdate,
+  grantUpdate,
   type ProgressEntry,
   packedResultQuery,
   progressQuery,
+  revokeUpdate,
   stateQuery,
   steerSchema,
   steerSignal,
@@ -14,8 +16,11 @@ import {
 } from '../contract/turn-workflow';
 import {
   type ApprovalDecisionInput,
+  type ApprovalGrantInput,
+  approvalGrantSchema,
   type DecisionVia,
   DurableTurnsError,
+  grantRevocationSchema,
   LiveTextAssembler,
   messagesFromEvents,
   outputsFromEvents,
@@ -307,14 +312,37 @@ export class TurnHandle {
    * one. Rejects when the turn refuses it: the call does not wait, or an edit fails the schema.
    */
   async decide(decision: ApprovalDecisionInput): Promise<void> {
-    const parsed = approvalSchema.safeParse({
-      ...(this.decider.by !== undefined && { by: this.decider.by }),
-      via: this.decider.via ?? 'api',
-      ...decision,
-    });
+    const parsed = approvalSchema.safeParse({ ...this.deciderFields(), ...decision });
     if (!parsed.success)
       throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
     await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });
+  }
+
+  /**
+   * "Always allow" (see `ApprovalGrant`): the tool's calls that match run without asking, from now
+   * on, calls waiting now included; each is recorded as approved by the grant. Rejects when the turn
+   * refuses it (it ended, or a grant of that id is in force).
+   */
+  async grant(grant: ApprovalGrantInput): Promise<void> {
+    const parsed = approvalGrantSchema.safeParse({ ...this.deciderFields(), ...grant });
+    if (!parsed.success) throw new Error(`malformed grant: ${formatIssues(parsed.error, { root: 'grant' })}`);
+    await this.workflow.executeUpdate(grantUpdate, { args: [parsed.data] });
+  }
+
+  /** Ends a grant: the tool's next calls ask again (those it let run stay approved). */
+  async revoke(grantId: string, options: Omit<DecideOptions, 'reason'> = {}): Promise<void> {
+    const parsed = grantRevocationSchema.safeParse({
+      ...this.deciderFields(),
+      ...optionsOf(options),
+      grantId,
+    });
+    if (!parsed.success)
+      throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
+    await this.workflow.executeUpdate(revokeUpdate, { args: [parsed.data] });
+  }
+
+  private deciderFields(): Decider {
+    return { ...(this.decider.by !== undefined && { by: this.decider.by }), via: this.decider.via ?? 'api' };
   }
 }
 

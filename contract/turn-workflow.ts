@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { ProgressEntry, TurnResult } from '../core';
 import {
   type ApprovalDecisionInput,
+  type ApprovalGrantInput,
   approvalDecisionSchema,
+  type GrantRevocation,
   type ListedToolset,
   listedToolsetSchema,
   type Message,
@@ -170,6 +172,10 @@ export const modelRequestQuery = defineQuery<
   [number, KnownTranscript?, TranscriptPage?]
 >('modelRequest');
 export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('approve');
+/** "Always allow" for this turn (or, scope `conversation`, also its conversation's later turns): see `ApprovalGrant`. */
+export const grantUpdate = defineUpdate<{ accepted: true }, [ApprovalGrantInput]>('grant');
+/** Ends a grant: the tool's next calls ask again. */
+export const revokeUpdate = defineUpdate<{ accepted: true }, [GrantRevocation]>('revoke');
 export const steerSchema = z.object({ messageId: z.string().min(1), message: userMessageSchema });
 export type SteerMessage = z.infer<typeof steerSchema>;
 /**

@@ -72,10 +72,13 @@ async function drive({
   let cancelled = false;
   const onAbort = () => wake.notify();
   signal?.addEventListener('abort', onAbort);
-  inbox?.attach((event) => {
-    queue.push(event);
-    wake.notify();
-  });
+  inbox?.attach(
+    (event) => {
+      queue.push(event);
+      wake.notify();
+    },
+    (event) => engine.checkApprovalEvent(event),
+  );
   const renewal = setInterval(() => writer.renew().catch(() => {}), Math.max(50, host.leaseMs / 3));
 
   // Everything that happened since the last look, fed in order and persisted in one append.
@@ -151,7 +154,8 @@ async function drive({
               host,
               turnId: engine.turnId,
               request,
-              refusedEdit: (decision) => engine.checkDecision(decision, { editOnly: true }),
+              refusedEdit: (decision) =>
+                engine.checkApprovalEvent({ kind: 'approval', ...decision }, { editOnly: true }),
             }).then((decision) => {
               queue.push({ kind: 'approval', ...decision });
               wake.notify();

@@ -1,6 +1,8 @@
 import type { BlobStore, FileLimitsInput } from '../blobs';
 import type {
   AnyTool,
+  ApprovalConfigInput,
+  ApprovalGrant,
   Budget,
   CompactionConfigInput,
   DetectionConfig,
@@ -28,8 +30,11 @@ export interface InProcessExecutorOptions {
   dispatch?: Partial<DispatchConfig>;
   budget?: Budget;
   detection?: Partial<DetectionConfig>;
-  /** How long a call may wait for an approval before it is rejected as expired. */
-  approvals?: { timeoutMs?: number };
+  /**
+   * How long a call may wait for an approval before it is rejected as expired, and the grants
+   * ("always allow") every turn starts with.
+   */
+  approvals?: ApprovalConfigInput;
   hooks?: readonly TurnHooks[];
   observers?: readonly TurnObserver[];
   /** Shared across turns; pass one registry to several executors to share health and circuits. */
@@ -92,4 +97,6 @@ export interface RunTurnArgs {
    * (`conversationSessionKey`; `InProcessConversations` passes it). Absent: a standalone turn.
    */
   session?: ToolSession;
+  /** Grants this turn starts with, besides the executor's (a conversation's: `InProcessConversations` passes them). */
+  grants?: readonly ApprovalGrant[];
 }

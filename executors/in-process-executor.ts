@@ -1,6 +1,11 @@
 import { type BlobStore, blobStoreOption, hostFiles, keepInputFiles } from '../blobs';
 import {
+  type ApprovalGrant,
+  type ApprovalGrantInput,
+  approvalGrantSchema,
   assertTurnId,
+  type GrantRevocation,
+  grantRevocationSchema,
   type HostTimers,
   isTranscriptEvent,
   normalizeInput,
@@ -111,13 +116,13 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input, earlier, session: toolSession }: RunTurnArgs,
+    { turnId, input, earlier, session: toolSession, grants }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
     const parsedInput = turnInputSchema.safeParse(input);
     if (!parsedInput.success) throw new Error(`invalid turn input: ${formatIssues(parsedInput.error)}`);
-    const config = this.turnConfig();
+    const config = withGrants(this.turnConfig(), grants);
     // Claimed at once, before anything is awaited: a watch that follows the call finds the turn.
     this.claim(turnId);
     return this.driving(turnId, async (_feed, inbox) => {
@@ -217,11 +222,30 @@ export class InProcessExecutor {
    * result's events say which). A repeated message id is taken once.
    */
   steer(turnId: string, { messageId, message }: { messageId: string; message: UserMessage | string }): void {
+    const user: UserMessage = typeof message === 'string' ? { role: 'user', content: message } : message;
+    this.runningInbox(turnId, 'steered').send({ kind: 'steer', messageId, message: user });
+  }
+
+  /** "Always allow" in a turn this executor runs (see `TurnHandle.grant`); throws the turn's refusal. */
+  grant(turnId: string, grant: ApprovalGrantInput): void {
+    const parsed = approvalGrantSchema.safeParse(grant);
+    if (!parsed.success) throw new Error(`malformed grant: ${formatIssues(parsed.error, { root: 'grant' })}`);
+    this.runningInbox(turnId, 'given a grant').sendChecked({ kind: 'grant', grant: parsed.data });
+  }
+
+  /** Ends a grant of a turn this executor runs (see `TurnHandle.revoke`); throws the turn's refusal. */
+  revoke(turnId: string, revocation: GrantRevocation): void {
+    const parsed = grantRevocationSchema.safeParse(revocation);
+    if (!parsed.success)
+      throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
+    this.runningInbox(turnId, 'revoked a grant').sendChecked({ kind: 'revoke', ...parsed.data });
+  }
+
+  private runningInbox(turnId: string, what: string): TurnInbox {
     const inbox = this.inboxes.get(turnId);
     if (!inbox)
-      throw new Error(`turn ${turnId} is not running on this executor: only a running turn can be steered`);
-    const user: UserMessage = typeof message === 'string' ? { role: 'user', content: message } : message;
-    inbox.send({ kind: 'steer', messageId, message: user });
+      throw new Error(`turn ${turnId} is not running on this executor: only a running turn can be ${what}`);
+    return inbox;
   }
 
   /**
@@ -358,4 +382,12 @@ export class InProcessExecutor {
       );
     this.active.add(turnId);
   }
+}
+
+/** The executor's configuration with a turn's own grants added (a grant of the same id is the turn's). */
+function withGrants(config: TurnConfig, grants: readonly ApprovalGrant[] | undefined): TurnConfig {
+  if (!grants?.length) return config;
+  const ids = new Set(grants.map((g) => g.grantId));
+  const kept = (config.approvals.grants ?? []).filter((g) => !ids.has(g.grantId));
+  return { ...config, approvals: { ...config.approvals, grants: [...kept, ...grants] } };
 }

@@ -4,6 +4,7 @@ import type { JournalEntry } from '../schema/journal-entry';
 import type { PreparedCall } from '../schema/prepared-call';
 import { type TurnConfig, turnConfigSchema } from '../schema/turn-config';
 import { addUsage } from '../schema/usage';
+import { applyDecided, applyGranted, applyRevoked } from './apply-approval-entries';
 import {
   applyAttemptFinished,
   applyDelivered,
@@ -121,37 +122,12 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       if (call.phase !== 'done') call.approvalRequestedAt = entry.at;
       return state;
     }
-    case 'tool.approval_decided': {
-      const call = callOf(state, entry.toolCallId);
-      if (call.phase === 'done') return state;
-      call.approval = {
-        approved: entry.approved,
-        ...(entry.reason ? { reason: entry.reason } : {}),
-        ...(entry.approved && entry.input !== undefined ? { input: entry.input } : {}),
-        ...(entry.by ? { by: entry.by } : {}),
-      };
-      call.approvalRequestedAt = undefined;
-      if (entry.approved) call.phase = 'pending';
-      else if (entry.decision === 'respond')
-        decide(call, {
-          status: 'ok',
-          content: entry.output ?? '',
-          attempts: ranAttempts(call),
-          answeredBy: entry.by ?? 'an approver',
-        });
-      else {
-        const who = entry.by ? `an approver (${entry.by})` : 'an approver';
-        decide(call, {
-          status: 'error',
-          content: entry.expired
-            ? `no approval decision within ${entry.reason ?? 'the approval timeout'}; the call was not run`
-            : `the call was rejected by ${who}${entry.reason ? `: ${entry.reason}` : ''}`,
-          attempts: ranAttempts(call),
-          errorType: entry.expired ? 'approval-expired' : 'rejected',
-        });
-      }
-      return state;
-    }
+    case 'tool.approval_decided':
+      return applyDecided(state, entry);
+    case 'approval.granted':
+      return applyGranted(state, entry);
+    case 'approval.revoked':
+      return applyRevoked(state, entry);
     case 'turn.halted':
       return applyHalt(state, entry.reason, entry.detail);
     case 'tool.completed':

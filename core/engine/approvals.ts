@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ApprovalDecision } from '../schema/approval-decision';
+import type { ApprovalGrant } from '../schema/approval-grant';
 import { formatIssues, quoted } from '../schema/format-issues';
 import type { JournalEntry } from '../schema/journal-entry';
+import { checkGrant } from './approval-grants';
 import type { ApprovalRequest } from './engine-types';
 import { needsApproval } from './plan-launches';
 import { commit, openCall, openCalls, transition } from './record-entries';
@@ -83,7 +85,29 @@ export function onApproval(state: TurnState, decision: ApprovalDecision, now: nu
   if (decision.by) entry.by = decision.by;
   if (decision.via) entry.via = decision.via;
   entry.at = now;
-  return transition(state, entry);
+  const granted = grantOf(state, decision, now);
+  if (!granted) return transition(state, entry);
+  // "Always allow": the grant first, then this call's approval, by it.
+  entry.grantId = granted.grantId;
+  return [...transition(state, { type: 'approval.granted', grant: granted }), ...transition(state, entry)];
+}
+
+/** The grant an approval that says "always allow" (`remember`) makes, for the call's tool. */
+function grantOf(state: TurnState, decision: ApprovalDecision, now: number): ApprovalGrant | undefined {
+  const remember = decision.remember;
+  const call = openCall(state, decision.toolCallId);
+  if (decision.decision !== 'approve' || !remember || !call) return undefined;
+  const grant: ApprovalGrant = {
+    grantId: remember.grantId ?? `${state.turnId}/${decision.toolCallId}`,
+    toolName: call.call.toolName,
+    match: remember.match,
+    scope: remember.scope,
+    at: now,
+  };
+  if (decision.reason) grant.reason = decision.reason;
+  if (decision.by) grant.by = decision.by;
+  if (decision.via) grant.via = decision.via;
+  return grant;
 }
 
 /**
@@ -96,7 +120,8 @@ export function checkDecision(state: TurnState, decision: ApprovalDecision): str
   const call = openCall(state, decision.toolCallId);
   if (!call || !needsApproval(call) || state.halt)
     return `tool call ${quoted(decision.toolCallId)} is not waiting for approval`;
-  return editRefusal(call, decision);
+  const granted = grantOf(state, decision, 0);
+  return (granted && checkGrant(state, granted)) ?? editRefusal(call, decision);
 }
 
 /**

@@ -468,7 +468,7 @@ describe('background calls', () => {
       approvals: [{ toolCallId: 'b', reason: 'builds of app need a person' }],
       untilMs: 60_004,
     });
-    t.engine.onApproval({ toolCallId: 'b', decision: 'approve' }, 0);
+    t.engine.onApprovalEvent({ kind: 'approval', toolCallId: 'b', decision: 'approve' }, 0);
     expect(t.starts(5)).toEqual(['b#1']);
     expect(kinds(t.finish('b', ok('built'), 6))).toEqual(['tool.attempt_finished b', 'background.delivered']);
 
@@ -482,7 +482,12 @@ describe('background calls', () => {
     u.respond([], 'waiting');
     u.step(4);
     expect(
-      kinds(u.engine.onApproval({ toolCallId: 'b', decision: 'reject', reason: 'not today' }, 0)),
+      kinds(
+        u.engine.onApprovalEvent(
+          { kind: 'approval', toolCallId: 'b', decision: 'reject', reason: 'not today' },
+          0,
+        ),
+      ),
     ).toEqual(['tool.approval_decided b', 'background.delivered']);
     expect(lastUserParts(u.engine)).toEqual([
       'Background call b (build) failed:\n[error: rejected] the call was rejected by an approver: not today',

@@ -1,9 +1,9 @@
-import type { ApprovalDecision } from '../schema/approval-decision';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { UserMessage } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { Usage } from '../schema/usage';
+import type { ApprovalEvent } from './approval-events';
 import type { ModelFailure, ModelResponse, TurnEngine } from './turn-engine';
 
 /**
@@ -34,7 +34,7 @@ export type HostEvent =
   | { kind: 'attempt-cancelled'; toolCallId: string; attempt: number }
   /** The host could not run the attempt (e.g. its activity failed before the tool). */
   | { kind: 'attempt-failed'; toolCallId: string; attempt: number; message: string }
-  | ({ kind: 'approval' } & ApprovalDecision)
+  | ApprovalEvent
   | { kind: 'cancel'; reason?: string }
   /** A message a user sent into the running turn (a conversation's steer). */
   | { kind: 'steer'; messageId: string; message: UserMessage };
@@ -80,10 +80,10 @@ export function feedHostEvent(engine: TurnEngine, event: HostEvent, now: number)
         message: event.message,
         now,
       });
-    case 'approval': {
-      const { kind: _kind, ...decision } = event;
-      return engine.onApproval(decision, now);
-    }
+    case 'approval':
+    case 'grant':
+    case 'revoke':
+      return engine.onApprovalEvent(event, now);
     case 'cancel':
       return engine.onCancel(event.reason ? { reason: event.reason } : {});
     case 'steer':

@@ -1,6 +1,7 @@
 import { toolCallBlocked } from '../budget/budget-check';
 import type { JournalEntry } from '../schema/journal-entry';
 import { toolCallKey } from '../tools/idempotency-key';
+import { applyGrants } from './approval-grants';
 import { approvalDeadline, approvalRequest } from './approvals';
 import { planBackground } from './background-calls';
 import type { Step, ToolStart } from './engine-types';
@@ -85,6 +86,7 @@ export function launch(
   entries: JournalEntry[],
 ): { plan: LaunchPlan; starts: ToolStart[] } {
   const { background } = state;
+  applyGrants(state, now, entries);
   const open = batch && batchOpen(state) ? batch : undefined;
   const plan: LaunchPlan = !open
     ? { starts: [], approvals: [], running: 0, blocked: 0 }

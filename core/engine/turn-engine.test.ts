@@ -590,7 +590,7 @@ describe('TurnEngine approvals', () => {
     journal.push(...respond(engine, 0, [read('a')]));
     expect(startsOf(engine, 1, journal)).toEqual(['a#1']);
 
-    engine.onApproval({ toolCallId: 'a', decision: 'approve' }, 0);
+    engine.onApprovalEvent({ kind: 'approval', toolCallId: 'a', decision: 'approve' }, 0);
     const step = engine.next(2);
     expect(step.op.kind).toBe('wait');
     expect(engine.runningCalls()).toEqual(['a']);

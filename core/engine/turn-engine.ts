@@ -17,7 +17,6 @@
  * clock and makes no ids: hosts pass `now`.
  */
 import { continuationBlocked, modelRequestBlocked } from '../budget/budget-check';
-import type { ApprovalDecision } from '../schema/approval-decision';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import { normalizeInput, type TurnInput } from '../schema/messages';
@@ -25,7 +24,8 @@ import type { PreparedCall } from '../schema/prepared-call';
 import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
-import { checkDecision, expireApprovals, onApproval, refusedEdit } from './approvals';
+import { type ApprovalEvent, checkApprovalEvent, onApprovalEvent } from './approval-events';
+import { expireApprovals } from './approvals';
 import {
   onToolAttemptCancelled,
   onToolAttemptFailed,
@@ -64,7 +64,6 @@ import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
 import { batchOpen, type Steer, type TurnState } from './turn-state';
 
-export { approvalRequest, maxRefusedDecisions } from './approvals';
 export type {
   ApprovalRequest,
   CompactionCall,
@@ -318,13 +317,14 @@ export class TurnEngine {
     return onToolAttemptFailed(this.state, report);
   }
 
-  onApproval(decision: ApprovalDecision, now: number): JournalEntry[] {
-    return onApproval(this.state, decision, now);
+  /** A decision on a waiting call, a grant, or a grant's end (see `ApprovalEvent`). */
+  onApprovalEvent(event: ApprovalEvent, now: number): JournalEntry[] {
+    return onApprovalEvent(this.state, event, now);
   }
 
-  /** Why this decision cannot be taken now (`editOnly`: why its edit cannot run; see `refusedEdit`). */
-  checkDecision(decision: ApprovalDecision, { editOnly = false } = {}): string | undefined {
-    return (editOnly ? refusedEdit : checkDecision)(this.state, decision);
+  /** Why the event cannot be taken now, or undefined (see `checkApprovalEvent`). */
+  checkApprovalEvent(event: ApprovalEvent, options?: { editOnly?: boolean }): string | undefined {
+    return checkApprovalEvent(this.state, event, options);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ApprovalGrant } from '../schema/approval-grant';
 import type { TranscriptEvent } from '../schema/journal-entry';
 import type { Message } from '../schema/messages';
 import type { ToolOutput } from '../schema/tool-output';
@@ -24,6 +25,8 @@ export interface TurnOutcome {
   usage: Usage;
   modelResponses: number;
   toolCalls: number;
+  /** The grants in force when the turn ended: a conversation carries those of scope `conversation` on. */
+  grants?: ApprovalGrant[];
 }
 
 /** What every executor hands back: the outcome and the turn's transcript events, in batch order. */
@@ -52,5 +55,6 @@ export function outcomeOf(state: TurnState): TurnOutcome {
     usage: state.spent.usage,
     modelResponses: state.spent.modelResponses,
     toolCalls: state.spent.toolCalls,
+    ...(state.grants ? { grants: state.grants } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LoopDetector } from '../detection/loop-detector';
+import { approvalGrantSchema } from '../schema/approval-grant';
 import { attemptResultSchema } from '../schema/attempt-result';
 import { formatIssues } from '../schema/format-issues';
 import { messageSchema } from '../schema/messages';
@@ -38,8 +39,16 @@ const callSnapshotSchema = z.object({
   ),
   nextAttempt: z.number().int(),
   retryAt: z.number().optional(),
-  approval: z.object({ approved: z.boolean(), reason: z.string().optional() }).optional(),
+  approval: z
+    .object({
+      approved: z.boolean(),
+      reason: z.string().optional(),
+      input: z.unknown().optional(),
+      by: z.string().optional(),
+    })
+    .optional(),
   approvalReason: z.string().optional(),
+  approvalSchema: z.record(z.string(), z.unknown()).optional(),
   approvalRequestedAt: z.number().optional(),
   final: toolOutputSchema.optional(),
   launched: z.boolean(),
@@ -104,6 +113,8 @@ const snapshotFields = {
     })
     .optional(),
   compactionDeclinedAt: z.number().int().nonnegative().optional(),
+  /** Only in turns with grants. */
+  grants: z.array(approvalGrantSchema).optional(),
 };
 
 const detectorMemorySchema = z.object({

@@ -1,9 +1,11 @@
+import type { ApprovalGrant } from '../schema/approval-grant';
 import type { ToolOutputStatus } from '../schema/tool-output';
 import type { TurnStatus } from '../schema/turn-status';
 import { totalTokens, type Usage } from '../schema/usage';
+import { approvalRequest } from './approvals';
 import { awaitingBackground } from './background-calls';
+import type { ApprovalRequest } from './engine-types';
 import { needsApproval } from './plan-launches';
-import { type ApprovalRequest, approvalRequest } from './turn-engine';
 import type { CallState, TurnState } from './turn-state';
 
 export interface CallView {
@@ -41,6 +43,8 @@ export interface TurnStateView {
   outputs: number;
   /** The provider's id for the last response that arrived whole: the receipt that it was accepted. */
   receipt?: { responseIndex: number; responseId: string };
+  /** The grants in force ("always allow"; see `ApprovalGrant`): what runs without asking, who allowed it. */
+  grants?: ApprovalGrant[];
 }
 
 export function turnStateView(state: TurnState, now: number): TurnStateView {
@@ -102,6 +106,7 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     ...(state.receipt
       ? { receipt: { responseIndex: state.receipt.responseIndex, responseId: state.receipt.responseId } }
       : {}),
+    ...(state.grants ? { grants: state.grants } : {}),
   };
 }
 

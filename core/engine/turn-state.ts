@@ -1,5 +1,6 @@
 import { LoopDetector } from '../detection/loop-detector';
 import type { WavePlanner } from '../dispatch/plan-waves';
+import type { ApprovalGrant } from '../schema/approval-grant';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { Message, UserMessage } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
@@ -129,6 +130,8 @@ export interface TurnState {
   compacting?: { through: number; reason: 'budget' | 'overflow'; failures: number; retryAt?: number };
   /** Where a compaction last gave up: it is not asked for again at the same point. */
   compactionDeclinedAt?: number;
+  /** The grants in force (the config's, then those granted, less those revoked); absent: none. */
+  grants?: ApprovalGrant[];
   detector: LoopDetector;
 }
 
@@ -158,6 +161,7 @@ export function initialState({
     callIds: new Set(),
     background: [],
     delivered: new Set(),
+    ...(config.approvals.grants?.length ? { grants: [...config.approvals.grants] } : {}),
     detector: new LoopDetector(config.detection),
   };
 }

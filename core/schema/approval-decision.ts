@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { argumentMatcherSchema, grantIdSchema } from './approval-grant';
+import { type DecisionVia, decisionViaSchema } from './decision-via';
+
+export { type DecisionVia, decisionViaSchema } from './decision-via';
 
 /** The most an operator's answer in place of a tool (`respond`) may hold: it is kept in the journal and sent to the model. */
 export const maxRespondChars = 64 * 1024;
-
-/** Where a decision was made, as the journal and the timeline show it. */
-export const decisionViaSchema = z.enum(['api', 'cli', 'dashboard', 'chat', 'approver']);
-export type DecisionVia = z.infer<typeof decisionViaSchema>;
 
 /**
  * What a person decides about a call that waits for approval:
@@ -29,6 +29,18 @@ export const approvalDecisionObjectSchema = z.object({
   output: z.string().max(maxRespondChars).optional(),
   by: z.string().min(1).max(200).optional(),
   via: decisionViaSchema.optional(),
+  /**
+   * `approve` only: "always allow" — also let the tool's later calls run without asking, for the rest
+   * of the turn or of the conversation, optionally only those whose arguments match (see `ApprovalGrant`).
+   */
+  remember: z
+    .object({
+      scope: z.enum(['turn', 'conversation']).default('turn'),
+      match: z.array(argumentMatcherSchema).max(20).default([]),
+      /** Default: `<turn id>/<call id>`. */
+      grantId: grantIdSchema.optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -40,6 +52,8 @@ export const approvalDecisionSchema = z.preprocess(
   approvalDecisionObjectSchema.superRefine((d, ctx) => {
     if (d.input !== undefined && d.decision !== 'approve')
       ctx.addIssue({ code: 'custom', path: ['input'], message: 'edited arguments go with approve only' });
+    if (d.remember !== undefined && d.decision !== 'approve')
+      ctx.addIssue({ code: 'custom', path: ['remember'], message: 'a grant goes with approve only' });
     if (d.decision === 'respond' && d.output === undefined)
       ctx.addIssue({ code: 'custom', path: ['output'], message: 'respond needs the output the model reads' });
     if (d.decision !== 'respond' && d.output !== undefined)

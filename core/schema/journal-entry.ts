@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { decisionViaSchema } from './approval-decision';
+import { approvalGrantSchema, grantIdSchema } from './approval-grant';
 import { attemptResultSchema } from './attempt-result';
+import { decisionViaSchema } from './decision-via';
 import { assistantMessageSchema, messageSchema, userMessageSchema } from './messages';
 import { preparedCallSchema } from './prepared-call';
 import { toolOutputSchema } from './tool-output';
@@ -172,6 +173,18 @@ export const executionRecordSchema = z.discriminatedUnion('type', [
     via: decisionViaSchema.optional(),
     /** When the turn took the decision (absent in journals written before it was kept). */
     at: z.number().optional(),
+    /** Approved by this grant, without asking (`by` and `via` are the grant's). */
+    grantId: grantIdSchema.optional(),
+  }),
+  /** "Always allow" (see `ApprovalGrant`): the tool's covered calls run without asking from here on. */
+  z.object({ type: z.literal('approval.granted'), grant: approvalGrantSchema }),
+  /** A grant ended: the tool's calls ask again. */
+  z.object({
+    type: z.literal('approval.revoked'),
+    grantId: grantIdSchema,
+    by: z.string().optional(),
+    via: decisionViaSchema.optional(),
+    at: z.number(),
   }),
   z.object({ type: z.literal('turn.halted'), reason: haltReasonSchema, detail: z.string() }),
   /**

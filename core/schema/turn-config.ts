@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalGrantSchema } from './approval-grant';
 import { type RetryPolicyInput, retryPolicySchema } from './retry-policy';
 
 /** When a model asks for many calls at once, this many run together unless told otherwise. */
@@ -72,6 +73,8 @@ export const detectionConfigSchema = z.object({
 export const approvalConfigSchema = z.object({
   /** A call that waits longer than this for a decision is rejected (an explicit error output). */
   timeoutMs: z.number().int().positive().optional(),
+  /** Grants the turn starts with (a conversation's, or the caller's): covered calls run without asking. */
+  grants: z.array(approvalGrantSchema).max(100).optional(),
 });
 
 /**
@@ -164,6 +167,7 @@ export const turnConfigSchema = z.object({
 
 export type DispatchConfig = z.infer<typeof dispatchConfigSchema>;
 export type ApprovalConfig = z.infer<typeof approvalConfigSchema>;
+export type ApprovalConfigInput = z.input<typeof approvalConfigSchema>;
 export type Budget = z.infer<typeof budgetSchema>;
 export type DetectionConfig = z.infer<typeof detectionConfigSchema>;
 export type TimeoutsConfig = z.infer<typeof timeoutsConfigSchema>;

@@ -1,6 +1,6 @@
 import { defineTool, renderToolOutput, scriptedModel, type ToolMessage } from 'durable-turns';
 import { z } from 'zod';
-import type { ConformanceHarness, TurnSpec } from './harness';
+import type { ConformanceHarness, RunningTurn, TurnSpec } from './harness';
 import { uniqueTurnId } from './support';
 import { collect, entriesOf } from './watched';
 
@@ -119,6 +119,125 @@ export function approvalCases(harness: ConformanceHarness): void {
         content: 'the call was rejected by an approver (carol): not this file',
       });
       expect(decided).toMatchObject({ approved: false, reason: 'not this file', by: 'carol' });
+    });
+  });
+
+  describe(`grants (${harness.name})`, () => {
+    test('"always allow" with a matcher covers the next three calls it matches, and the one it does not match asks', async () => {
+      const { tool, ran } = guardedWrite();
+      const write = (id: string, path: string) => ({ id, name: 'write_file', args: { path, text: 'x' } });
+      const asked: string[] = [];
+      const spec: TurnSpec = {
+        turnId: uniqueTurnId('grant-match'),
+        input: 'save them',
+        tools: [tool],
+        model: scriptedModel([
+          { toolCalls: [write('w1', '/tmp/a')] },
+          {
+            toolCalls: [
+              write('w2', '/tmp/b'),
+              write('w3', '/etc/shadow'),
+              write('w4', '/tmp/c'),
+              write('w5', '/tmp/d'),
+            ],
+          },
+          { text: 'done' },
+        ]),
+        approver: async ({ toolCallId }) => {
+          asked.push(toolCallId);
+          return toolCallId === 'w1'
+            ? {
+                decision: 'approve',
+                by: 'alice',
+                remember: { match: [{ path: 'path', pattern: '^/tmp/' }] },
+              }
+            : { decision: 'reject', reason: 'not there', by: 'alice' };
+        },
+      };
+      const turn = await harness.start(spec);
+      const [result, events] = await Promise.all([turn.result, collect(turn.watch({ live: false }))]);
+      const entries = entriesOf(events).map((e) => e.entry);
+
+      expect(asked).toEqual(['w1', 'w3']);
+      expect(ran.map((args) => (args as { path: string }).path).sort()).toEqual([
+        '/tmp/a',
+        '/tmp/b',
+        '/tmp/c',
+        '/tmp/d',
+      ]);
+      expect(result.outputs.map((o) => [o.toolCallId, o.status])).toEqual([
+        ['w1', 'ok'],
+        ['w2', 'ok'],
+        ['w3', 'error'],
+        ['w4', 'ok'],
+        ['w5', 'ok'],
+      ]);
+      const grantId = `${spec.turnId}/w1`;
+      expect(entries.filter((e) => e.type === 'approval.granted')).toEqual([
+        {
+          type: 'approval.granted',
+          grant: {
+            grantId,
+            toolName: 'write_file',
+            match: [{ path: 'path', pattern: '^/tmp/' }],
+            scope: 'turn',
+            by: 'alice',
+            via: 'approver',
+            at: expect.any(Number),
+          },
+        },
+      ]);
+      const byGrant = entries.flatMap((e) =>
+        e.type === 'tool.approval_decided' && e.grantId === grantId ? [e.toolCallId] : [],
+      );
+      expect(byGrant.sort()).toEqual(['w1', 'w2', 'w4', 'w5']);
+      expect(result.grants?.map((g) => g.grantId)).toEqual([grantId]);
+    });
+
+    test('a grant taken while a call waits lets it run; once revoked, the next call asks again', async () => {
+      const ran: string[] = [];
+      let turn: RunningTurn | undefined;
+      const tool = defineTool({
+        name: 'deploy',
+        description: 'Deploys',
+        input: z.object({ env: z.string() }),
+        requiresApproval: true,
+        execute: async ({ env }) => {
+          ran.push(env);
+          // Revoked before this call ends: the model's next call comes after it.
+          if (env === 'staging') await turn?.revoke('deploys');
+          return `deployed ${env}`;
+        },
+      });
+      const asked: string[] = [];
+      turn = await harness.start({
+        turnId: uniqueTurnId('grant-revoke'),
+        input: 'ship it',
+        tools: [tool],
+        model: scriptedModel([
+          { toolCalls: [{ id: 'd1', name: 'deploy', args: { env: 'staging' } }] },
+          { toolCalls: [{ id: 'd2', name: 'deploy', args: { env: 'prod' } }] },
+          { text: 'done' },
+        ]),
+        approver: async ({ toolCallId }) => {
+          asked.push(toolCallId);
+          if (toolCallId === 'd1') {
+            // The operator grants instead of answering: the waiting call runs by the grant.
+            await turn?.grant({ grantId: 'deploys', toolName: 'deploy', by: 'ops' });
+            return new Promise(() => {});
+          }
+          return { decision: 'reject', reason: 'not prod', by: 'ops' };
+        },
+      });
+      const result = await turn.result;
+      expect(asked).toEqual(['d1', 'd2']);
+      expect(ran).toEqual(['staging']);
+      expect(result.outputs.map((o) => [o.toolCallId, o.status])).toEqual([
+        ['d1', 'ok'],
+        ['d2', 'error'],
+      ]);
+      expect(result.grants).toBeUndefined();
+      await expect(turn.revoke('deploys')).rejects.toThrow();
     });
   });
 }

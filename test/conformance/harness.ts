@@ -1,5 +1,7 @@
 import type {
   AnyTool,
+  ApprovalConfigInput,
+  ApprovalGrantInput,
   Approver,
   Budget,
   CompactionConfigInput,
@@ -33,7 +35,7 @@ export interface TurnSpec {
   observers?: TurnObserver[];
   health?: ToolHealthRegistry;
   approver?: Approver;
-  approvals?: { timeoutMs?: number };
+  approvals?: ApprovalConfigInput;
   modelRetry?: RetryPolicyInput;
   timeouts?: Partial<TimeoutsConfig>;
   limits?: Partial<LimitsConfig>;
@@ -45,6 +47,9 @@ export interface RunningTurn {
   cancel(reason?: string): Promise<void>;
   /** Sends a user message into the running turn (see `TurnEngine.onSteer`). */
   steer(messageId: string, text: string): Promise<void>;
+  /** "Always allow" (see `ApprovalGrant`); rejects with the turn's refusal. */
+  grant(grant: ApprovalGrantInput): Promise<void>;
+  revoke(grantId: string): Promise<void>;
   /** The turn's progress as its executor's `watch` gives it (consume it while the turn runs). */
   watch(options?: { after?: number; live?: boolean }): AsyncGenerator<TurnWatchEvent>;
 }

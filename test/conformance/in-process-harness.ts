@@ -33,6 +33,8 @@ export const inProcessHarness: ConformanceHarness = {
       cancel: async (reason) => (reason ? controller.abort(reason) : controller.abort()),
       watch: (options) => executor.watch(spec.turnId, options),
       steer: async (messageId, text) => executor.steer(spec.turnId, { messageId, message: text }),
+      grant: async (grant) => executor.grant(spec.turnId, grant),
+      revoke: async (grantId) => executor.revoke(spec.turnId, { grantId }),
     };
   },
   async converse({ conversationId, tools, mcp, model }) {

@@ -132,6 +132,8 @@ export const temporalHarness: ConformanceHarness = {
       }),
       cancel: () => turn.cancel(),
       steer: (messageId, text) => turn.steer({ messageId, message: text }),
+      grant: (grant) => turn.grant(grant),
+      revoke: (grantId) => turn.revoke(grantId),
       watch: (options) =>
         (async function* () {
           let ended = () => {};

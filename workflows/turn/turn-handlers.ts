@@ -3,15 +3,17 @@ import {
   acceptCallsUpdate,
   approvalSchema,
   approveUpdate,
+  grantUpdate,
   modelRequestQuery,
   pinToolsetUpdate,
   progressQuery,
+  revokeUpdate,
   stateQuery,
   steerSchema,
   steerSignal,
   type TurnWorkflowInput,
 } from '../../contract/turn-workflow';
-import { listedToolsetSchema, turnStateView } from '../../core';
+import { approvalGrantSchema, grantRevocationSchema, listedToolsetSchema, turnStateView } from '../../core';
 import { formatIssues } from '../../core/schema/format-issues';
 import { answerModelRequest, type TranscriptDigests } from '../activity-starts/model-request-answer';
 import type { HostEventSink } from './host-event-queue';
@@ -112,7 +114,39 @@ export function installTurnHandlers({
         if (!parsed.success)
           throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
         // Refused here, a decision never enters history: an edit that fails the schema changes nothing.
-        const refused = engine.checkDecision(parsed.data);
+        const refused = engine.checkApprovalEvent({ kind: 'approval', ...parsed.data });
+        if (refused !== undefined) throw new Error(refused);
+      },
+    },
+  );
+  setHandler(
+    grantUpdate,
+    (grant) => {
+      queue.push({ kind: 'grant', grant: approvalGrantSchema.parse(grant) });
+      return { accepted: true as const };
+    },
+    {
+      validator: (grant) => {
+        const parsed = approvalGrantSchema.safeParse(grant);
+        if (!parsed.success)
+          throw new Error(`malformed grant: ${formatIssues(parsed.error, { root: 'grant' })}`);
+        const refused = engine.checkApprovalEvent({ kind: 'grant', grant: parsed.data });
+        if (refused !== undefined) throw new Error(refused);
+      },
+    },
+  );
+  setHandler(
+    revokeUpdate,
+    (revocation) => {
+      queue.push({ kind: 'revoke', ...grantRevocationSchema.parse(revocation) });
+      return { accepted: true as const };
+    },
+    {
+      validator: (revocation) => {
+        const parsed = grantRevocationSchema.safeParse(revocation);
+        if (!parsed.success)
+          throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
+        const refused = engine.checkApprovalEvent({ kind: 'revoke', ...parsed.data });
         if (refused !== undefined) throw new Error(refused);
       },
     },

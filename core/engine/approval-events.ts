@@ -1,0 +1,44 @@
+import type { ApprovalDecision } from '../schema/approval-decision';
+import type { ApprovalGrant, GrantRevocation } from '../schema/approval-grant';
+import type { JournalEntry } from '../schema/journal-entry';
+import { checkGrant, checkRevoke, onGrant, onRevoke } from './approval-grants';
+import { checkDecision, onApproval, refusedEdit } from './approvals';
+import type { TurnState } from './turn-state';
+
+/** What people send a turn about its approvals: a decision on a call, a grant, a grant's end. */
+export type ApprovalEvent =
+  | ({ kind: 'approval' } & ApprovalDecision)
+  | { kind: 'grant'; grant: ApprovalGrant }
+  | ({ kind: 'revoke' } & GrantRevocation);
+
+/** Records the event; one that does not check (see `checkApprovalEvent`) records nothing. */
+export function onApprovalEvent(state: TurnState, event: ApprovalEvent, now: number): JournalEntry[] {
+  switch (event.kind) {
+    case 'approval':
+      return onApproval(state, event, now);
+    case 'grant':
+      return onGrant(state, event.grant, now);
+    case 'revoke':
+      return onRevoke(state, event, now);
+  }
+}
+
+/**
+ * Why the event cannot be taken now, or undefined. Hosts check first and tell the sender (a
+ * Temporal turn's update validators refuse it, so it never enters history). `editOnly`: only
+ * whether a decision's edited arguments can run (an approver asked again needs no more).
+ */
+export function checkApprovalEvent(
+  state: TurnState,
+  event: ApprovalEvent,
+  { editOnly = false }: { editOnly?: boolean } = {},
+): string | undefined {
+  switch (event.kind) {
+    case 'approval':
+      return editOnly ? refusedEdit(state, event) : checkDecision(state, event);
+    case 'grant':
+      return checkGrant(state, event.grant);
+    case 'revoke':
+      return checkRevoke(state, event);
+  }
+}
