@@ -10,6 +10,7 @@ import { registerDevCommand } from './commands/dev';
 import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
 import { registerRejectCommand } from './commands/reject';
+import { registerRespondCommand } from './commands/respond';
 import { registerRunCommand } from './commands/run';
 import { registerSendCommand } from './commands/send';
 import { registerShowCommand } from './commands/show';
@@ -33,6 +34,7 @@ const commands = [
   registerCancelCommand,
   registerApproveCommand,
   registerRejectCommand,
+  registerRespondCommand,
   registerDeleteCommand,
   registerHealthCommand,
   registerDashboardCommand,

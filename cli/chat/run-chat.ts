@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { ConversationClient } from '../../client/conversation-client';
 import type { TurnClient } from '../../client/turn-client';
 import { ConversationRefusedError, type MessageReceipt, type SendPolicy, sendPolicySchema } from '../../core';
+import { approverName } from '../approver-name';
 import { exitCodes } from '../exit-codes';
 import type { Output } from '../output';
 import type { CommandContext } from '../render/answer-commands';
@@ -13,6 +14,7 @@ const help = [
   '/cancel                  cancel the running turn (its calls get true outputs)',
   '/approve <call> [why]    approve a call that waits for approval',
   '/reject <call> [why]     reject it',
+  "/respond <call> <text>   answer it in the tool's place (the tool does not run)",
   '/policy <policy>         what a message typed while a turn runs does: steer, enqueue, interrupt, reject',
   '/close                   close the conversation (what waits is dropped)',
   '/quit                    leave; the conversation and its running turn go on',
@@ -108,7 +110,7 @@ export async function runChat({
       ]);
     }
     const turnId = await runningTurn();
-    if (name === 'cancel' || name === 'approve' || name === 'reject') {
+    if (name === 'cancel' || name === 'approve' || name === 'reject' || name === 'respond') {
       if (!turnId) return print(['no turn is running']);
       const handle = client.attach(turnId);
       if (name === 'cancel') {
@@ -116,7 +118,19 @@ export async function runChat({
         return print([`cancelling ${turnId}`]);
       }
       if (!first) return print([`/${name} takes the call's id (shown with the call that waits)`]);
-      await (name === 'approve' ? handle.approve(first, reason) : handle.reject(first, reason));
+      // The chat is the CLI's: its decisions come from the terminal's user, as `approve` does.
+      const by = approverName();
+      const who = { via: 'cli' as const, ...(by !== undefined && { by }) };
+      if (name === 'respond') {
+        // Its words after the call's id are the text, not a reason.
+        const text = reason;
+        if (!text) return print(["/respond takes the call's id and the text that becomes its output"]);
+        await handle.respond(first, text, who);
+        return print([`answered ${first}`]);
+      }
+      await (name === 'approve'
+        ? handle.approve(first, { ...who, ...(reason && { reason }) })
+        : handle.reject(first, { ...who, ...(reason && { reason }) }));
       return print([`${name === 'approve' ? 'approved' : 'rejected'} ${first}`]);
     }
     print([`unknown command /${name}; /help lists them`]);

@@ -2,5 +2,5 @@ import type { Command } from 'commander';
 import { registerDecideCommand } from './decide-call';
 
 export function registerApproveCommand({ program }: { program: Command }): void {
-  registerDecideCommand({ program, approved: true });
+  registerDecideCommand({ program, kind: 'approve' });
 }

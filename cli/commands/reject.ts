@@ -2,5 +2,5 @@ import type { Command } from 'commander';
 import { registerDecideCommand } from './decide-call';
 
 export function registerRejectCommand({ program }: { program: Command }): void {
-  registerDecideCommand({ program, approved: false });
+  registerDecideCommand({ program, kind: 'reject' });
 }

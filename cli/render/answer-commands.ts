@@ -4,7 +4,7 @@ export interface CommandContext {
   prefix: string;
 }
 
-/** The exact commands that approve or reject a call waiting for a decision. */
+/** The exact commands that approve, reject or answer (in the tool's place) a call waiting for a decision. */
 export function answerCommands({
   context,
   turnId,
@@ -13,11 +13,12 @@ export function answerCommands({
   context: CommandContext;
   turnId: string;
   toolCallId: string;
-}): { approve: string; reject: string } {
+}): { approve: string; reject: string; respond: string } {
   const ids = `${shellQuote({ value: turnId })} ${shellQuote({ value: toolCallId })}`;
   return {
     approve: `${context.prefix} approve ${ids}`,
     reject: `${context.prefix} reject ${ids} --reason '…'`,
+    respond: `${context.prefix} respond ${ids} '…'`,
   };
 }
 

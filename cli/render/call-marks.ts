@@ -1,4 +1,5 @@
 import type { Colors } from '../output';
+import { decisionText } from './decision-text';
 import { formatMs } from './short-text';
 import type { CallDisplay } from './turn-display';
 
@@ -17,7 +18,10 @@ export function callMark({ call, colors, now }: { call: CallDisplay; colors: Col
   return colors.dim('·');
 }
 
-/** `ok · attempt 1 · 302 ms`, `running · attempt 2 · 1.4 s`, `awaiting approval`, `error: timeout`. */
+/**
+ * `ok · attempt 1 · 302 ms`, `running · attempt 2 · 1.4 s`, `awaiting approval`, `error: timeout`,
+ * `ok · approved by alice, arguments edited · attempt 1`.
+ */
 export function callState({ call, now }: { call: CallDisplay; now: number }): string {
   const parts: string[] = [];
   if (call.status !== undefined) {
@@ -27,9 +31,7 @@ export function callState({ call, now }: { call: CallDisplay; now: number }): st
   } else {
     parts.push(call.phase);
   }
-  if (call.decision) {
-    parts.push(call.decision.expired ? 'approval expired' : call.decision.approved ? 'approved' : 'rejected');
-  }
+  if (call.decision) parts.push(decisionText({ decision: call.decision, brief: true }));
   if (call.attempt > 0) parts.push(`attempt ${call.attempt}`);
   if (call.durationMs !== undefined) parts.push(formatMs({ ms: call.durationMs }));
   else if (call.phase === 'running' && call.startedAt !== undefined)

@@ -1,6 +1,7 @@
 import { userText } from '../../core';
 import type { Colors } from '../output';
 import { answerCommands, type CommandContext } from './answer-commands';
+import { decisionOf, decisionText } from './decision-text';
 import { clip, formatMs, shortArgs } from './short-text';
 import { displayStateView, type TurnDisplay } from './turn-display';
 import type { TurnEvent } from './turn-event';
@@ -121,8 +122,10 @@ export function progressLines({
         output.status === 'ok'
           ? ''
           : `: ${clip({ text: typeof output.content === 'string' ? output.content : JSON.stringify(output.content), max: 120 })}`;
+      // Replaying a finished turn's result there was no decision entry to say who decided: its output says.
+      const decided = call?.decision?.fromOutput ? ` — ${decisionText({ decision: call.decision })}` : '';
       return [
-        `  ${named(entry.toolCallId)} ${paint(output.status)}${detail} ${colors.dim(`(${output.attempts} attempt${output.attempts === 1 ? '' : 's'}${took})`)}`,
+        `  ${named(entry.toolCallId)} ${paint(output.status)}${detail} ${colors.dim(`(${output.attempts} attempt${output.attempts === 1 ? '' : 's'}${took})`)}${decided}`,
       ];
     }
     case 'tool.approval_requested': {
@@ -141,9 +144,7 @@ export function progressLines({
       ];
     }
     case 'tool.approval_decided':
-      return [
-        `  ${named(entry.toolCallId)} ${entry.expired ? 'approval expired' : entry.approved ? 'approved' : 'rejected'}${entry.reason ? `: ${entry.reason}` : ''}`,
-      ];
+      return [`  ${named(entry.toolCallId)} ${decisionText({ decision: decisionOf(entry) })}`];
     case 'turn.halted':
       return [colors.yellow(`turn halting: ${entry.reason} — ${entry.detail}`)];
     case 'turn.finished': {

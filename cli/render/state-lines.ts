@@ -27,7 +27,7 @@ export function stateLines({
       `  wave ${call.wave + 1}  ${call.toolName} ${colors.dim(`#${call.toolCallId}`)}  ${state}${call.attempts > 0 ? ` · attempt ${call.attempts}` : ''}`,
     );
     if (call.approval) {
-      const { approve, reject } = answerCommands({
+      const { approve, reject, respond } = answerCommands({
         context,
         turnId: view.turnId,
         toolCallId: call.toolCallId,
@@ -35,6 +35,7 @@ export function stateLines({
       lines.push(`      ${call.approval.reason}: ${shortArgs({ input: call.approval.input, max: 120 })}`);
       lines.push(`      ${colors.magenta('approve:')} ${approve}`);
       lines.push(`      ${colors.magenta('reject: ')} ${reject}`);
+      lines.push(`      ${colors.magenta('respond:')} ${respond}`);
     }
   }
   lines.push(colors.dim(usageLine({ view })));

@@ -1,5 +1,6 @@
-import { describeFile, type Message, userText } from '../../core';
+import { describeFile, type Message, type ToolOutput, userText } from '../../core';
 import type { Colors } from '../output';
+import { decisionFromOutput, decisionText } from './decision-text';
 import { shortArgs } from './short-text';
 
 /** A transcript for people: who said what, each call with its arguments, each result with its status. */
@@ -32,16 +33,29 @@ export function transcriptLines({ transcript, colors }: { transcript: Message[];
             output.status === 'ok' ? colors.green : output.status === 'error' ? colors.red : colors.yellow;
           const content =
             typeof output.content === 'string' ? output.content : JSON.stringify(output.content, null, 2);
+          const note = decisionNote({ output });
           return [
             `${colors.bold('tool')} ${part.toolName} ${colors.dim(`#${part.toolCallId}`)} ${paint(output.status)}${output.errorType ? ` (${output.errorType})` : ''}:`,
             ...indent(content ?? ''),
             // A file as its kind and size: its bytes are the model's to read, not the terminal's.
             ...(output.files ?? []).map((file) => `    ${colors.dim(describeFile(file))}`),
             ...(output.notice ? indent(colors.yellow(output.notice)) : []),
+            ...(note ? [`    ${colors.magenta(`[${note}]`)}`] : []),
           ];
         });
       default:
         return [];
     }
   });
+}
+
+/**
+ * The call shown above is the model's, as it made it: which arguments ran instead, or that an
+ * approver answered in the tool's place (their text is the content, not repeated here).
+ */
+function decisionNote({ output }: { output: ToolOutput }): string | undefined {
+  const decided = decisionFromOutput(output);
+  if (!decided) return undefined;
+  const { output: _text, ...decision } = decided;
+  return `${decisionText({ decision })}${decision.responded ? '; the tool did not run' : ''}`;
 }

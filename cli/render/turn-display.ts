@@ -11,6 +11,7 @@ import {
   turnStateView,
   type Usage,
 } from '../../core';
+import { type DecisionDisplay, decisionFromOutput, decisionOf } from './decision-text';
 import type { TurnEvent } from './turn-event';
 
 /** One tool call as the CLI shows it: kept after its batch is over, so every wave stays on screen. */
@@ -31,7 +32,8 @@ export interface CallDisplay {
   /** The output's content (the error text for errors). */
   content?: unknown;
   approvalRequested?: boolean;
-  decision?: { approved: boolean; reason?: string; expired?: boolean };
+  /** Who decided and what: from its decision's entry, else from what its output says of it. */
+  decision?: DecisionDisplay;
   /** The call could not run at all (unknown tool, invalid arguments). */
   rejection?: string;
   /** It runs in the background: its result in the batch is a placeholder, its output comes later. */
@@ -134,11 +136,7 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
       const call = display.calls.get(entry.toolCallId);
       if (call) {
         call.approvalRequested = false;
-        call.decision = {
-          approved: entry.approved,
-          ...(entry.reason !== undefined && { reason: entry.reason }),
-          ...(entry.expired !== undefined && { expired: entry.expired }),
-        };
+        call.decision = decisionOf(entry);
       }
       break;
     }
@@ -161,6 +159,8 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
         call.status = entry.output.status;
         call.content = entry.output.content;
         if (entry.output.errorType !== undefined) call.errorType = entry.output.errorType;
+        // A finished turn's result has its outputs, not its decisions: an output names its approver.
+        call.decision ??= decisionFromOutput(entry.output);
       }
       break;
     }

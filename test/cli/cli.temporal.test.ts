@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { Connection } from '@temporalio/client';
+import { approverName } from '../../cli/approver-name';
 import { ConversationClient } from '../../client/conversation-client';
 import { TurnClient } from '../../client/turn-client';
 import { freePort } from '../../devserver/free-port';
@@ -178,20 +179,15 @@ describe('durable-turns run', () => {
     const ended = await run.done;
     expect(ended.code).toBe(0);
     const frame = lastFrame({ screen: ended.stdout, headline: `✔ turn ${turnId} completed` });
-    expect(frame).toMatch(/✔ deploy \{target: "prod"\} {2}ok · approved · attempt 1/);
+    // Nobody named with --as: the decision is the OS user's.
+    const by = approverName();
+    expect(frame).toContain(`✔ deploy {target: "prod"}  ok · approved${by ? ` by ${by}` : ''} · attempt 1`);
     expect(frame.trimEnd().endsWith('Deployed to prod.')).toBe(true);
   });
 
   test('--json shows the approval request; a reject from a second process reaches the model with its reason', async () => {
     const turnId = uniqueTurnId('cli-reject');
-    const run = new CliProcess({
-      args: ['run', '--json', '--model', 'approval', '--turn-id', turnId, 'deploy'],
-      env,
-    });
-    await run.waitFor({
-      pattern: /"type":"tool.approval_requested","toolCallId":"deploy_prod"/,
-      what: 'the approval was requested',
-    });
+    const run = await deployWaiting({ turnId, json: true });
     const requestedAt = Date.now();
     const watching = new CliProcess({ args: ['watch', turnId], env });
     const waiting = await waitForListed({ turnId });
@@ -200,7 +196,7 @@ describe('durable-turns run', () => {
     // Before the reject process starts: the decision cannot be recorded earlier than this.
     const rejectStartedAt = Date.now();
     const reject = await cli({
-      args: ['reject', turnId, 'deploy_prod', '--reason', 'not on a Friday', '--json'],
+      args: ['reject', turnId, 'deploy_prod', '--reason', 'not on a Friday', '--as', 'carol', '--json'],
       env,
     });
     expect(reject.code).toBe(0);
@@ -208,6 +204,8 @@ describe('durable-turns run', () => {
       turnId,
       toolCallId: 'deploy_prod',
       approved: false,
+      decision: 'reject',
+      by: 'carol',
       reason: 'not on a Friday',
     });
     const ended = await run.done;
@@ -218,6 +216,9 @@ describe('durable-turns run', () => {
       toolCallId: 'deploy_prod',
       approved: false,
       reason: 'not on a Friday',
+      by: 'carol',
+      via: 'cli',
+      at: expect.any(Number),
     });
     expect(lines.at(-1)).toMatchObject({
       kind: 'result',
@@ -279,6 +280,101 @@ describe('durable-turns run', () => {
     const again = await cli({ args: ['cancel', turnId], env });
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`turn ${turnId} already ended (cancelled); there is nothing to cancel`);
+  });
+});
+
+describe('deciding on a call', () => {
+  test("approve --input: arguments that fail the tool's schema are refused and nothing runs; valid ones (from @file, --as alice) run in place of the model's, and the log and show say who edited them", async () => {
+    const turnId = uniqueTurnId('cli-edit');
+    const run = await deployWaiting({ turnId, json: false });
+    const approve = (args: string[]) => cli({ args: ['approve', turnId, 'deploy_prod', ...args], env });
+
+    // Not JSON: the command line's mistake, caught before anything is sent.
+    const notJson = await approve(['--input', '{target: staging}']);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('--input: not JSON');
+    const refused = await approve(['--input', '{"target":5}']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `cannot approve deploy_prod of turn ${turnId}: the edited arguments do not match deploy's schema: `,
+    );
+    expect(refused.stderr).toContain(
+      `nothing ran, the call still waits; \`durable-turns show ${turnId}\` lists the calls waiting`,
+    );
+    const waiting = await cli({ args: ['show', turnId, '--json'], env });
+    expect(JSON.parse(waiting.stdout)).toMatchObject({
+      running: true,
+      state: { calls: [{ toolCallId: 'deploy_prod', phase: 'awaiting-approval', attempts: 0 }] },
+    });
+
+    const edited = path.join(gates, `${process.pid}-edited-arguments.json`);
+    writeFileSync(edited, '{"target":"staging"}\n');
+    const approved = await approve(['--input', `@${edited}`, '--as', 'alice', '--json']);
+    expect(approved.code).toBe(0);
+    expect(JSON.parse(approved.stdout)).toEqual({
+      turnId,
+      toolCallId: 'deploy_prod',
+      approved: true,
+      decision: 'approve',
+      by: 'alice',
+      input: { target: 'staging' },
+    });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain(
+      'deploy #deploy_prod approved by alice (arguments edited: {"target":"staging"})',
+    );
+
+    // The model's call stays as it made it; its output says which arguments ran, and whose they were.
+    const shown = await cli({ args: ['show', turnId], env });
+    expect(shown.stdout).toContain('→ deploy #deploy_prod {target: "prod"}');
+    expect(shown.stdout).toContain(
+      'tool deploy #deploy_prod ok:\n    deployed staging\n    [approved by alice (arguments edited: {"target":"staging"})]\n',
+    );
+  });
+
+  test("respond: the approver's text is the call's output, the tool never runs, and show says who answered", async () => {
+    const turnId = uniqueTurnId('cli-respond');
+    const run = await deployWaiting({ turnId, json: true });
+    const responded = await cli({
+      args: ['respond', turnId, 'deploy_prod', 'saved by hand', '--as', 'bob', '--json'],
+      env,
+    });
+    expect(responded.code).toBe(0);
+    expect(JSON.parse(responded.stdout)).toEqual({
+      turnId,
+      toolCallId: 'deploy_prod',
+      approved: false,
+      decision: 'respond',
+      by: 'bob',
+      output: 'saved by hand',
+    });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    const entries = jsonLines({ text: ended.stdout }).flatMap((l) =>
+      l.kind === 'entry' ? [l.entry as { type: string }] : [],
+    );
+    expect(entries).toContainEqual({
+      type: 'tool.approval_decided',
+      toolCallId: 'deploy_prod',
+      approved: false,
+      decision: 'respond',
+      output: 'saved by hand',
+      by: 'bob',
+      via: 'cli',
+      at: expect.any(Number),
+    });
+    expect(entries.filter((e) => e.type === 'tool.attempt_started')).toEqual([]);
+    expect(entries).toContainEqual({
+      type: 'tool.completed',
+      toolCallId: 'deploy_prod',
+      output: { status: 'ok', content: 'saved by hand', attempts: 0, answeredBy: 'bob' },
+    });
+
+    const shown = await cli({ args: ['show', turnId], env });
+    expect(shown.stdout).toContain(
+      "tool deploy #deploy_prod ok:\n    saved by hand\n    [answered by bob in the tool's place; the tool did not run]\n",
+    );
   });
 });
 
@@ -420,6 +516,21 @@ describe('errors name the problem and exit non-zero', () => {
     );
   });
 });
+
+/** `run --model approval` (its progress piped, or as JSON lines), once its deploy call waits for a decision. */
+async function deployWaiting({ turnId, json }: { turnId: string; json: boolean }): Promise<CliProcess> {
+  const run = new CliProcess({
+    args: ['run', ...(json ? ['--json'] : []), '--model', 'approval', '--turn-id', turnId, 'deploy'],
+    env,
+  });
+  await run.waitFor({
+    pattern: json
+      ? /"type":"tool.approval_requested","toolCallId":"deploy_prod"/
+      : /deploy #deploy_prod \{target: "prod"\} waits for approval/,
+    what: 'the approval was requested',
+  });
+  return run;
+}
 
 /** Visibility is eventually consistent: a turn shows in the list a moment after its search attributes change. */
 async function waitForListed({ turnId }: { turnId: string }): Promise<Record<string, unknown>> {
