@@ -1,4 +1,6 @@
+import type { UpdateDefinition } from '@temporalio/common';
 import { log, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { z } from 'zod';
 import {
   acceptCallsUpdate,
   approvalSchema,
@@ -13,7 +15,13 @@ import {
   steerSignal,
   type TurnWorkflowInput,
 } from '../../contract/turn-workflow';
-import { approvalGrantSchema, grantRevocationSchema, listedToolsetSchema, turnStateView } from '../../core';
+import {
+  type ApprovalEvent,
+  approvalGrantSchema,
+  grantRevocationSchema,
+  listedToolsetSchema,
+  turnStateView,
+} from '../../core';
 import { formatIssues } from '../../core/schema/format-issues';
 import { answerModelRequest, type TranscriptDigests } from '../activity-starts/model-request-answer';
 import type { HostEventSink } from './host-event-queue';
@@ -100,55 +108,42 @@ export function installTurnHandlers({
       );
     else queue.push({ kind: 'steer', messageId: parsed.data.messageId, message: parsed.data.message });
   });
-  setHandler(
-    approveUpdate,
-    (approval) => {
-      // Parsed again (the validator does not run on replay): histories before decisions could
-      // edit or respond hold the yes/no form, which reads as the same decision.
-      queue.push({ kind: 'approval', ...approvalSchema.parse(approval) });
-      return { accepted: true as const };
-    },
-    {
-      validator: (approval) => {
-        const parsed = approvalSchema.safeParse(approval);
-        if (!parsed.success)
-          throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
-        // Refused here, a decision never enters history: an edit that fails the schema changes nothing.
-        const refused = engine.checkApprovalEvent({ kind: 'approval', ...parsed.data });
-        if (refused !== undefined) throw new Error(refused);
+  // Parsed again in the handler (validators do not run on replay): histories from before decisions
+  // could edit or respond hold the yes/no form, which reads as the same decision.
+  const approvalUpdate = <A, T>(
+    update: UpdateDefinition<{ accepted: true }, [A]>,
+    { schema, what, event }: { schema: z.ZodType<T>; what: string; event: (parsed: T) => ApprovalEvent },
+  ) =>
+    setHandler(
+      update,
+      (arg) => {
+        queue.push(event(schema.parse(arg)));
+        return { accepted: true as const };
       },
-    },
-  );
-  setHandler(
-    grantUpdate,
-    (grant) => {
-      queue.push({ kind: 'grant', grant: approvalGrantSchema.parse(grant) });
-      return { accepted: true as const };
-    },
-    {
-      validator: (grant) => {
-        const parsed = approvalGrantSchema.safeParse(grant);
-        if (!parsed.success)
-          throw new Error(`malformed grant: ${formatIssues(parsed.error, { root: 'grant' })}`);
-        const refused = engine.checkApprovalEvent({ kind: 'grant', grant: parsed.data });
-        if (refused !== undefined) throw new Error(refused);
+      {
+        validator: (arg) => {
+          const parsed = schema.safeParse(arg);
+          if (!parsed.success)
+            throw new Error(`malformed ${what}: ${formatIssues(parsed.error, { root: what })}`);
+          // Refused here, it never enters history: an edit that fails the schema changes nothing.
+          const refused = engine.checkApprovalEvent(event(parsed.data));
+          if (refused !== undefined) throw new Error(refused);
+        },
       },
-    },
-  );
-  setHandler(
-    revokeUpdate,
-    (revocation) => {
-      queue.push({ kind: 'revoke', ...grantRevocationSchema.parse(revocation) });
-      return { accepted: true as const };
-    },
-    {
-      validator: (revocation) => {
-        const parsed = grantRevocationSchema.safeParse(revocation);
-        if (!parsed.success)
-          throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
-        const refused = engine.checkApprovalEvent({ kind: 'revoke', ...parsed.data });
-        if (refused !== undefined) throw new Error(refused);
-      },
-    },
-  );
+    );
+  approvalUpdate(approveUpdate, {
+    schema: approvalSchema,
+    what: 'approval',
+    event: (decision) => ({ kind: 'approval', ...decision }),
+  });
+  approvalUpdate(grantUpdate, {
+    schema: approvalGrantSchema,
+    what: 'grant',
+    event: (grant) => ({ kind: 'grant', grant }),
+  });
+  approvalUpdate(revokeUpdate, {
+    schema: grantRevocationSchema,
+    what: 'revocation',
+    event: (revocation) => ({ kind: 'revoke', ...revocation }),
+  });
 }
