@@ -12,6 +12,7 @@ export const dashboardFlagsSchema = z
     tlsKey: z.string().min(1).optional(),
     behindTlsProxy: z.boolean().default(false),
     webUi: z.url('expected the Web UI address, e.g. http://127.0.0.1:8233').optional(),
+    identityHeader: z.string().min(1).optional(),
   })
   .refine((f) => (f.tlsCert === undefined) === (f.tlsKey === undefined), {
     message: 'give --tls-cert and --tls-key together',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fleetHealthViewSchema } from '../client/fleet-health-view';
 import { healthHistorySchema } from '../contract/fleet-health-history';
-import { turnIdSchema, turnStatusSchema } from '../core';
+import { decisionViaSchema, maxRespondChars, turnIdSchema, turnStatusSchema } from '../core';
 
 /** The schemas of the JSON API: requests as they arrive, responses as they leave. */
 
@@ -28,9 +28,18 @@ export const turnListQuerySchema = z.strictObject({
 
 export const turnParamsSchema = z.strictObject({ id: turnIdSchema });
 export const callParamsSchema = z.strictObject({ id: turnIdSchema, callId: z.string().min(1).max(256) });
-export const decideBodySchema = z
-  .strictObject({ reason: z.string().min(1).max(2_000).optional() })
+/** Why, kept in the journal with the decision (a rejected call's model reads it). */
+const reasonSchema = z.string().min(1).max(2_000);
+/** `…/approve`: `input`, when given, runs in place of the model's arguments (the turn checks it against the tool's schema). */
+export const approveBodySchema = z
+  .strictObject({ reason: reasonSchema.optional(), input: z.unknown().optional() })
   .default({});
+export const rejectBodySchema = z.strictObject({ reason: reasonSchema.optional() }).default({});
+/** `…/respond`: `output` is the call's output, as if the tool had answered (the call does not run). */
+export const respondBodySchema = z.strictObject({
+  output: z.string().min(1).max(maxRespondChars),
+  reason: reasonSchema.optional(),
+});
 /** SSE resumption: the `id` of the last entry the client saw (an entry's `seq`). */
 export const lastEventIdSchema = z.coerce.number().int().nonnegative().default(0);
 export const loginBodySchema = z.strictObject({ token: z.string().min(1).max(1_024) });
@@ -78,8 +87,17 @@ export const cancelResponseSchema = z.object({ turnId: z.string(), cancelRequest
 export const decideResponseSchema = z.object({
   turnId: z.string(),
   toolCallId: z.string(),
+  decision: z.enum(['approve', 'reject', 'respond']),
+  /** Whether the call runs (`approve`): the whole answer before decisions could edit or respond. */
   approved: z.boolean(),
   reason: z.string().optional(),
+  /** Who the decision is recorded as, and through what. */
+  by: z.string(),
+  via: decisionViaSchema,
+  /** `approve` with edited arguments: what the call runs with. */
+  input: z.unknown().optional(),
+  /** `respond`: the call's output. */
+  output: z.string().optional(),
 });
 export const healthResponseSchema = fleetHealthViewSchema;
 /** `GET /api/health/history` and the `history` event: the fleet health workflow's points, oldest first. */

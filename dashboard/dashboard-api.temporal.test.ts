@@ -297,6 +297,127 @@ describe('actions', () => {
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
   });
 
+  test("approve with edited arguments: an edit the tool's schema refuses is a 409 with the turn's reason and nothing runs; a valid one runs, recorded as the dashboard token holder's", async () => {
+    const { turnId, handle } = await start('approval', 'api-edit');
+    await waitForApproval(turnId);
+    const approve = (body: Record<string, unknown>) =>
+      api(`/api/turns/${turnId}/calls/deploy_prod/approve`, {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const refused = await approve({ input: { target: 42 } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(
+      new RegExp(
+        `^cannot approve deploy_prod of turn ${turnId}: the edited arguments do not match deploy's schema: .*target.*; nothing ran, the call still waits$`,
+      ),
+    );
+    // Still waiting, never started, and the page has the schema to edit against.
+    const waiting = turnResponseSchema.parse((await api(`/api/turns/${turnId}`)).body);
+    expect(waiting.state).toMatchObject({
+      phase: 'awaiting-approval',
+      calls: [
+        expect.objectContaining({
+          toolCallId: 'deploy_prod',
+          phase: 'awaiting-approval',
+          attempts: 0,
+          approval: expect.objectContaining({
+            inputSchema: expect.objectContaining({ required: ['target'] }),
+          }),
+        }),
+      ],
+    });
+
+    const approved = await approve({ input: { target: 'staging' }, reason: 'prod is frozen' });
+    expect(approved).toMatchObject({
+      status: 200,
+      body: {
+        turnId,
+        toolCallId: 'deploy_prod',
+        decision: 'approve',
+        approved: true,
+        input: { target: 'staging' },
+        reason: 'prod is frozen',
+        by: 'dashboard token holder',
+        via: 'dashboard',
+      },
+    });
+    const result = await handle.result();
+    expect(result.outputs).toEqual([
+      expect.objectContaining({
+        toolCallId: 'deploy_prod',
+        status: 'ok',
+        content: 'deployed staging',
+        ranWith: { input: { target: 'staging' }, by: 'dashboard token holder' },
+      }),
+    ]);
+    // The timeline's feed has the one decision taken (the refused edit recorded nothing), with who and how.
+    const stream = await readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` });
+    const decided = stream.events
+      .map((e) => (e.data as { entry?: { type: string } }).entry)
+      .filter((entry) => entry?.type === 'tool.approval_decided');
+    expect(decided).toEqual([
+      expect.objectContaining({
+        approved: true,
+        input: { target: 'staging' },
+        reason: 'prod is frozen',
+        by: 'dashboard token holder',
+        via: 'dashboard',
+        at: expect.any(Number),
+      }),
+    ]);
+  });
+
+  test("respond: the call does not run and the text is its output; behind an auth proxy the approver is its identity header's user, and a decision without the header is a 403 that changes nothing", async () => {
+    const { turnId, handle } = await start('approval', 'api-respond');
+    const proxied = await startTestDashboard({
+      taskQueue,
+      options: { token, identityHeader: 'X-Forwarded-User' },
+    });
+    try {
+      await waitForApproval(turnId);
+      const respond = async (headers: Record<string, string>) => {
+        const response = await fetch(`${proxied.url}/api/turns/${turnId}/calls/deploy_prod/respond`, {
+          method: 'POST',
+          headers: { ...bearer, 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ output: 'deployed prod by hand', reason: 'the pipeline is down' }),
+        });
+        return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+      };
+      for (const headers of <Record<string, string>[]>[{}, { 'x-forwarded-user': '  ' }]) {
+        const anonymous = await respond(headers);
+        expect(anonymous.status).toBe(403);
+        expect(anonymous.body.error).toMatch(/from the x-forwarded-user header.*this request has none/);
+      }
+      expect((await dashboard.client.attach(turnId).state()).phase).toBe('awaiting-approval');
+
+      const answered = await respond({ 'x-forwarded-user': 'alice@example.com' });
+      expect(answered).toMatchObject({
+        status: 200,
+        body: {
+          decision: 'respond',
+          approved: false,
+          output: 'deployed prod by hand',
+          by: 'alice@example.com',
+          via: 'dashboard',
+        },
+      });
+      const result = await handle.result();
+      expect(result.outputs).toEqual([
+        expect.objectContaining({
+          toolCallId: 'deploy_prod',
+          status: 'ok',
+          content: 'deployed prod by hand',
+          answeredBy: 'alice@example.com',
+          attempts: 0,
+        }),
+      ]);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   test('reject: the call gets an error output the model reads; a second decision is a 409', async () => {
     const { turnId, handle } = await start('approval', 'api-reject');
     await waitForApproval(turnId);

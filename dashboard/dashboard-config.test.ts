@@ -25,3 +25,12 @@ test('beyond loopback over plain http it refuses unless a TLS proxy is said to b
 test('a token short enough to guess is refused', () => {
   expect(() => dashboardConfig({ options: { token: 'short' } })).toThrow(/at least 24 characters/);
 });
+
+test('the identity header setting takes a header name, matched case-blind, and never one that carries credentials', () => {
+  expect(dashboardConfig({ options: { identityHeader: 'X-Forwarded-User' } }).identityHeader).toBe(
+    'x-forwarded-user',
+  );
+  expect(() => dashboardConfig({ options: { identityHeader: 'X Forwarded User' } })).toThrow(/header name/);
+  for (const identityHeader of ['Authorization', 'cookie', 'X-CSRF-Token'])
+    expect(() => dashboardConfig({ options: { identityHeader } })).toThrow(/carries credentials/);
+});

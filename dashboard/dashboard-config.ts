@@ -3,6 +3,11 @@ import { isLoopback } from '../codec/is-loopback';
 import { formatIssues } from '../core/schema/format-issues';
 
 export const tokenEnvVar = 'DURABLE_TURNS_DASHBOARD_TOKEN';
+/** Names the request header an auth proxy in front sets to the signed-in user (`identityHeader`). */
+export const identityHeaderEnvVar = 'DURABLE_TURNS_DASHBOARD_IDENTITY_HEADER';
+
+/** Headers that carry credentials: naming one would write a secret into the journal as the approver. */
+const credentialHeaders = ['authorization', 'cookie', 'proxy-authorization', 'x-csrf-token'];
 
 /** A token short enough to guess is no protection; 24 characters of base64url is 144 bits. */
 export const minTokenLength = 24;
@@ -26,6 +31,20 @@ export const dashboardOptionsSchema = z.object({
    * dashboard's token, and an `Origin` header never stands in for it.
    */
   webUiCodecWithoutToken: z.boolean().default(false),
+  /**
+   * The request header an auth proxy in front (oauth2-proxy, …) sets to the signed-in user, e.g.
+   * `X-Forwarded-User`: a decision's approver is its value, and a decision without it is refused.
+   * Trusted as it comes, so set it only when every request passes the proxy, which overwrites it.
+   * Unset: decisions are by "dashboard token holder".
+   */
+  identityHeader: z
+    .string()
+    .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'expected a header name, e.g. X-Forwarded-User')
+    .transform((name) => name.toLowerCase())
+    .refine((name) => !credentialHeaders.includes(name), {
+      message: `a header that carries credentials (${credentialHeaders.join(', ')}) cannot name the approver`,
+    })
+    .optional(),
 });
 export type DashboardOptions = z.input<typeof dashboardOptionsSchema>;
 

@@ -272,7 +272,9 @@ describe('actions from the page', () => {
     await confirmAction('Approve', 'Approve');
     await page.locator('[data-action-result="ok"]').waitFor();
     await page.locator('[data-call-id="deploy_prod"][data-outcome="ok"]').waitFor();
-    await call('deploy_prod').getByText('Approved: change ticket 42').waitFor();
+    await call('deploy_prod')
+      .getByText('Approved by dashboard token holder via the dashboard: change ticket 42')
+      .waitFor();
     await page.locator('[data-turn-status="completed"]').waitFor();
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
     expect(navigations()).toBe(0);
@@ -339,7 +341,9 @@ describe('actions from the page', () => {
     await page.getByLabel(/Reason/).fill('not on a Friday');
     await confirmAction('Reject', 'Reject');
     await page.locator('[data-call-id="deploy_prod"][data-outcome="error"]').waitFor();
-    await call('deploy_prod').getByText('Rejected: not on a Friday').waitFor();
+    await call('deploy_prod')
+      .getByText('Rejected by dashboard token holder via the dashboard: not on a Friday')
+      .waitFor();
     await call('deploy_prod')
       .getByText(/^Output: error/)
       .click();
@@ -353,6 +357,55 @@ describe('actions from the page', () => {
       expect.objectContaining({ toolCallId: 'deploy_prod', status: 'error' }),
     ]);
     await screenshots('turn-rejected');
+  });
+
+  test("edit arguments: an edit the tool's schema refuses is shown beside them and the call waits on; a valid one runs with them, and the timeline says who approved it and with what", async () => {
+    const { turnId, handle } = await start('approval', 'edit');
+    await logIn();
+    await openTurn(turnId);
+    const deploy = call('deploy_prod');
+    await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
+    await deploy.getByRole('button', { name: 'Edit arguments' }).click();
+    // The model's arguments to start from, and what the tool requires.
+    const args = deploy.getByLabel(/^Arguments \(JSON\)/);
+    expect(JSON.parse(await args.inputValue())).toEqual({ target: 'prod' });
+    expect(await deploy.locator('[data-required]').textContent()).toBe('Required: target (string)');
+    const approveWith = async (edited: string) => {
+      await args.fill(edited);
+      await deploy.getByRole('button', { name: 'Approve with these arguments' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(JSON.parse((await dialog.locator('[data-confirm-args]').textContent()) ?? '')).toEqual(
+        JSON.parse(edited),
+      );
+      await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    };
+
+    await approveWith('{ "target": 42 }');
+    await deploy
+      .locator('[data-edit-problem]')
+      .getByText(/do not match deploy's schema: .*target.*the call still waits/)
+      .waitFor();
+    expect((await dashboard.client.attach(turnId).state()).calls).toEqual([
+      expect.objectContaining({ toolCallId: 'deploy_prod', phase: 'awaiting-approval', attempts: 0 }),
+    ]);
+    await screenshots('turn-edit-refused');
+
+    await approveWith('{ "target": "staging" }');
+    await page.locator('[data-call-id="deploy_prod"][data-outcome="ok"]').waitFor();
+    await deploy
+      .getByText('Approved by dashboard token holder via the dashboard, with edited arguments')
+      .waitFor();
+    expect(JSON.parse((await deploy.locator('[data-decision-input]').textContent()) ?? '')).toEqual({
+      target: 'staging',
+    });
+    await deploy.getByText(/^Output: ok, 1 attempt — ran with edited arguments$/).click();
+    expect(await deploy.locator('[data-ran-with]').textContent()).toMatch(/edited by dashboard token holder/);
+    expect(await deploy.locator('[data-output-content]').textContent()).toBe('deployed staging');
+    await page.locator('[data-turn-status="completed"]').waitFor();
+    expect((await handle.result()).outputs).toEqual([
+      expect.objectContaining({ toolCallId: 'deploy_prod', content: 'deployed staging' }),
+    ]);
+    await screenshots('turn-edited');
   });
 
   test('going back in the confirm dialog sends nothing; cancel confirmed ends the turn cancelled, its running call interrupted', async () => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { dashboardConfig, tokenEnvVar } from '../../dashboard/dashboard-config';
+import { dashboardConfig, identityHeaderEnvVar, tokenEnvVar } from '../../dashboard/dashboard-config';
 import { CliError } from '../cli-error';
 import { commandSetup } from '../command-setup';
 import { connectClient } from '../connect-client';
@@ -22,6 +22,10 @@ export function registerDashboardCommand({ program }: { program: Command }): voi
     .option('--tls-key <file>', 'the private key of --tls-cert (PEM)')
     .option('--behind-tls-proxy', 'plain http beyond loopback, because a TLS proxy in front serves https')
     .option('--web-ui <url>', 'the Temporal Web UI, to link each turn to its workflow there')
+    .option(
+      '--identity-header <name>',
+      `the header an auth proxy in front sets to the signed-in user (e.g. X-Forwarded-User): decisions are recorded as by them, and refused without it (default ${identityHeaderEnvVar}; unset: by "dashboard token holder")`,
+    )
     .addHelpText(
       'after',
       `\n${tokenEnvVar} is the token: required for actions, and for every request beyond loopback.`,
@@ -30,6 +34,7 @@ export function registerDashboardCommand({ program }: { program: Command }): voi
       const setup = commandSetup({ command });
       const flags = parseFlags({ schema: dashboardFlagsSchema, values });
       const token = process.env[tokenEnvVar]?.trim() || undefined;
+      const identityHeader = flags.identityHeader ?? (process.env[identityHeaderEnvVar]?.trim() || undefined);
       const options = {
         host: flags.listen,
         port: flags.port,
@@ -37,6 +42,7 @@ export function registerDashboardCommand({ program }: { program: Command }): voi
         ...(flags.tlsCert && flags.tlsKey && { tls: { cert: flags.tlsCert, key: flags.tlsKey } }),
         behindTlsProxy: flags.behindTlsProxy,
         ...(flags.webUi && { webUiUrl: flags.webUi }),
+        ...(identityHeader && { identityHeader }),
       };
       // Refuse a bad setting before connecting: no token beyond loopback is a mistake whatever the server.
       try {
@@ -76,6 +82,10 @@ export function registerDashboardCommand({ program }: { program: Command }): voi
               ? `       log in at ${dashboard.url}/login with the value of ${tokenEnvVar}`
               : `       read-only: set ${tokenEnvVar} to approve, reject and cancel from it`,
           );
+          if (identityHeader)
+            output.result(
+              `       decisions are recorded as by the user the ${identityHeader} header names: every request must come through the proxy that sets it`,
+            );
           output.result(output.colors.dim('Ctrl-C stops it.'));
         }
         await new Promise<void>((resolve) => {

@@ -1,19 +1,30 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { actionRoute } from '../access-hook';
 import { ApiError, parseInput } from '../api-error';
 import {
+  approveBodySchema,
   callParamsSchema,
   cancelResponseSchema,
-  decideBodySchema,
   decideResponseSchema,
+  rejectBodySchema,
+  respondBodySchema,
   turnParamsSchema,
 } from '../api-schemas';
+import { approverOf } from '../approver-identity';
 import { type DashboardContext, withUpstreamDeadline } from '../dashboard-context';
 import { findTurn } from '../find-turn';
 import { sendJson } from '../send-json';
 import { upstreamError } from '../upstream-error';
 
-/** `POST /api/turns/:id/cancel`, `…/calls/:callId/approve` and `…/reject`. */
+/**
+ * The body of each decision on a waiting call: `approve` may carry edited arguments (`input`),
+ * `respond` carries the call's output; each may say why.
+ */
+const decisionBodies = { approve: approveBodySchema, reject: rejectBodySchema, respond: respondBodySchema };
+type Verb = keyof typeof decisionBodies;
+
+/** `POST /api/turns/:id/cancel`, and `…/calls/:callId/approve`, `…/reject` and `…/respond`. */
 export function registerActionRoutes({
   app,
   context,
@@ -42,36 +53,43 @@ export function registerActionRoutes({
     });
   });
 
-  for (const approved of [true, false]) {
-    const verb = approved ? 'approve' : 'reject';
+  for (const verb of Object.keys(decisionBodies) as Verb[])
     app.post(`/api/turns/:id/calls/:callId/${verb}`, actionRoute, async (request, reply) => {
-      const { id, callId } = parseInput({ schema: callParamsSchema, value: request.params, where: 'path' });
-      const { reason } = parseInput({
-        schema: decideBodySchema,
-        value: request.body ?? undefined,
-        where: 'body',
-      });
-      const found = await findTurn({ context, turnId: id });
-      if (!found.running)
-        throw new ApiError(
-          409,
-          `turn ${id} already ended (${found.workflowStatus.toLowerCase()}); no call of it waits for a decision`,
-        );
-      const handle = context.client.attach(id);
-      await withUpstreamDeadline({
-        context,
-        fn: () => (approved ? handle.approve(callId, reason) : handle.reject(callId, reason)),
-      }).catch((error: unknown) => {
-        const mapped = upstreamError({ error, context: context.upstream, turnId: id });
-        if (mapped.status === 409)
-          throw new ApiError(409, `cannot ${verb} ${callId} of turn ${id}: ${mapped.message}`);
-        throw mapped;
-      });
-      return sendJson({
-        reply,
-        schema: decideResponseSchema,
-        value: { turnId: id, toolCallId: callId, approved, ...(reason && { reason }) },
-      });
+      const answer = await decide({ context, request, verb });
+      return sendJson({ reply, schema: decideResponseSchema, value: answer });
     });
-  }
+}
+
+/**
+ * Sends one decision as this request's approver (see `approverOf`). One the turn refuses — the
+ * call does not wait, or edited arguments fail the tool's schema — is a 409 with its reason.
+ */
+async function decide({
+  context,
+  request,
+  verb,
+}: {
+  context: DashboardContext;
+  request: FastifyRequest;
+  verb: Verb;
+}): Promise<z.input<typeof decideResponseSchema>> {
+  const { id, callId } = parseInput({ schema: callParamsSchema, value: request.params, where: 'path' });
+  const body = parseInput({ schema: decisionBodies[verb], value: request.body ?? undefined, where: 'body' });
+  const by = approverOf({ headers: request.headers, config: context.config });
+  const found = await findTurn({ context, turnId: id });
+  if (!found.running)
+    throw new ApiError(
+      409,
+      `turn ${id} already ended (${found.workflowStatus.toLowerCase()}); no call of it waits for a decision`,
+    );
+  const decision = { toolCallId: callId, decision: verb, ...body, by, via: 'dashboard' as const };
+  await withUpstreamDeadline({ context, fn: () => context.client.attach(id).decide(decision) }).catch(
+    (error: unknown) => {
+      const mapped = upstreamError({ error, context: context.upstream, turnId: id });
+      if (mapped.status === 409)
+        throw new ApiError(409, `cannot ${verb} ${callId} of turn ${id}: ${mapped.message}`);
+      throw mapped;
+    },
+  );
+  return { turnId: id, approved: verb === 'approve', ...decision };
 }

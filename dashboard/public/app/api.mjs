@@ -25,6 +25,10 @@ export async function getJson(path) {
   return answerOf(response);
 }
 
+/** Where a decision on a waiting call is posted: `verb` is approve, reject or respond. */
+export const callActionPath = (turnId, callId, verb) =>
+  `/api/turns/${encodeURIComponent(turnId)}/calls/${encodeURIComponent(callId)}/${verb}`;
+
 /** A POST action: with the CSRF header a cookie session needs (none needed otherwise). */
 export async function postAction(path, body) {
   const headers = { 'content-type': 'application/json' };

@@ -2,6 +2,7 @@
 // waves, each call a bar from its first start to its last end, each attempt a segment coloured by
 // how it came out; between responses, the notes (timeline-notes.mjs).
 import { html } from '/vendor/preact-htm.js';
+import { Decision, OutputOrigin, originNote } from './call-decision.mjs';
 import { duration, fileLabel, shortJson } from './format.mjs';
 import { NoteRow } from './timeline-notes.mjs';
 import { callOutcome, wavesOf } from './turn-timeline.mjs';
@@ -55,11 +56,12 @@ function Output({ output }) {
   const body = shortJson(output.content);
   const summary = `${output.status}${output.errorType ? ` (${output.errorType})` : ''}${
     output.truncated ? ' — truncated' : ''
-  }, ${output.attempts} attempt${output.attempts === 1 ? '' : 's'}`;
+  }, ${output.attempts} attempt${output.attempts === 1 ? '' : 's'}${originNote(output)}`;
   return html`<details class="output" data-output-status=${output.status}>
     <summary>Output: ${summary}</summary>
     ${output.truncated && html`<p class="badge truncated">cut to fit: the model saw this truncated output</p>`}
-    <pre>${body}</pre>
+    <${OutputOrigin} output=${output} />
+    <pre data-output-content>${body}</pre>
     ${output.files?.length > 0 && html`<ul class="files">${output.files.map((f) => html`<li data-file=${f.mediaType}>${fileLabel(f)}</li>`)}</ul>`}
     ${output.notice && html`<p class="notice">${output.notice}</p>`}
   </details>`;
@@ -78,12 +80,7 @@ function CallRow({ call, span, now, actions }) {
     <div class="track" role="img" aria-label=${`${call.toolCallId}: ${outcome}`}>
       ${call.attempts.map((attempt) => html`<${Attempt} attempt=${attempt} span=${span} now=${now} />`)}
     </div>
-    ${
-      call.decision &&
-      html`<p class="decision">${call.decision.expired ? 'Approval expired' : call.decision.approved ? 'Approved' : 'Rejected'}${
-        call.decision.reason ? `: ${call.decision.reason}` : ''
-      }</p>`
-    }
+    ${call.decision && html`<${Decision} decision=${call.decision} />`}
     ${call.waiting && actions ? actions(call) : null}
     ${call.output && html`<${Output} output=${call.output} />`}
   </li>`;

@@ -1,10 +1,15 @@
-// Actions on a turn — approve or reject a waiting call (with a reason), cancel the turn — each
-// asked again in a modal dialog before it is sent. What it did shows up through the event stream.
+// Actions on a turn — approve or reject a waiting call (with a reason), approve it with edited
+// arguments or answer in its place (decide-forms.mjs), cancel the turn — each asked again in a
+// modal dialog before it is sent. What it did shows up through the event stream.
 import { html, useEffect, useRef, useState } from '/vendor/preact-htm.js';
-import { postAction } from './api.mjs';
+import { callActionPath, postAction } from './api.mjs';
+import { EditArguments, RespondInstead } from './decide-forms.mjs';
 import { shortJson } from './format.mjs';
 
-/** A modal "are you sure": `request` is `{ title, detail, confirm, run }`, or null when closed. */
+/**
+ * A modal "are you sure": `request` is `{ title, detail, confirm, run, onRefused? }`, or null when
+ * closed. With `onRefused`, a refusal (400, 409) goes to it, to be shown where the request was made.
+ */
 export function ConfirmDialog({ request, onDone }) {
   const dialog = useRef(null);
   const [busy, setBusy] = useState(false);
@@ -19,7 +24,10 @@ export function ConfirmDialog({ request, onDone }) {
       await request.run();
       onDone({ ok: true, message: request.done, whileRunning: request.whileRunning === true });
     } catch (error) {
-      onDone({ ok: false, message: error.message, status: error.status });
+      if (request.onRefused && (error.status === 400 || error.status === 409)) {
+        request.onRefused(error);
+        onDone(null);
+      } else onDone({ ok: false, message: error.message, status: error.status });
     } finally {
       setBusy(false);
     }
@@ -36,12 +44,12 @@ export function ConfirmDialog({ request, onDone }) {
   </dialog>`;
 }
 
-const callPath = (turnId, callId, verb) =>
-  `/api/turns/${encodeURIComponent(turnId)}/calls/${encodeURIComponent(callId)}/${verb}`;
-
-/** Approve / reject buttons and a reason field for one waiting call. */
+/** Approve / reject buttons and a reason field for one waiting call; edit or respond open a form. */
 export function DecideCall({ turnId, call, ask }) {
   const [reason, setReason] = useState('');
+  // Which form is open below the buttons: 'edit', 'respond', or none.
+  const [form, setForm] = useState(null);
+  const toggle = (name) => setForm((open) => (open === name ? null : name));
   const id = `reason-${call.toolCallId}`;
   const args = shortJson(call.input ?? null);
   const decide = (verb) =>
@@ -54,7 +62,7 @@ export function DecideCall({ turnId, call, ask }) {
       // Approving lets the call run as asked; rejecting and cancelling stop work: those are red.
       danger: verb !== 'approve',
       done: `${call.toolCallId} ${verb === 'approve' ? 'approved' : 'rejected'}`,
-      run: () => postAction(callPath(turnId, call.toolCallId, verb), reason ? { reason } : {}),
+      run: () => postAction(callActionPath(turnId, call.toolCallId, verb), reason ? { reason } : {}),
     });
   return html`<div class="decide">
     ${call.approval?.reason && html`<p>Asks approval: ${call.approval.reason}</p>`}
@@ -65,7 +73,11 @@ export function DecideCall({ turnId, call, ask }) {
     <div class="buttons">
       <button type="button" class="primary" onClick=${() => decide('approve')}>Approve</button>
       <button type="button" class="danger" onClick=${() => decide('reject')}>Reject</button>
+      <button type="button" aria-expanded=${form === 'edit'} onClick=${() => toggle('edit')}>Edit arguments</button>
+      <button type="button" aria-expanded=${form === 'respond'} onClick=${() => toggle('respond')}>Respond</button>
     </div>
+    ${form === 'edit' && html`<${EditArguments} turnId=${turnId} call=${call} reason=${reason} ask=${ask} />`}
+    ${form === 'respond' && html`<${RespondInstead} turnId=${turnId} call=${call} reason=${reason} ask=${ask} />`}
   </div>`;
 }
 

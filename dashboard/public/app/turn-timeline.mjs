@@ -48,6 +48,8 @@ function addCall(timeline, { responseIndex, prepared, waves }) {
     toolName: prepared.toolName,
     // What the call runs with: an operator deciding on it must see it.
     input: prepared.input,
+    // What an edit of its arguments must match (recorded with calls that need approval).
+    inputSchema: prepared.inputSchema,
     responseIndex,
     wave,
     attempts: [],
