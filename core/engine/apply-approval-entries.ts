@@ -13,6 +13,8 @@ export function applyDecided(state: TurnState, entry: EntryOf<'tool.approval_dec
     ...(entry.reason ? { reason: entry.reason } : {}),
     ...(entry.approved && entry.input !== undefined ? { input: entry.input } : {}),
     ...(entry.by ? { by: entry.by } : {}),
+    ...(entry.via ? { via: entry.via } : {}),
+    ...(entry.grantId ? { grantId: entry.grantId } : {}),
   };
   call.approvalRequestedAt = undefined;
   if (entry.approved) call.phase = 'pending';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LoopDetector } from '../detection/loop-detector';
 import { approvalGrantSchema } from '../schema/approval-grant';
 import { attemptResultSchema } from '../schema/attempt-result';
+import { decisionViaSchema } from '../schema/decision-via';
 import { formatIssues } from '../schema/format-issues';
 import { messageSchema } from '../schema/messages';
 import { preparedCallSchema } from '../schema/prepared-call';
@@ -45,6 +46,8 @@ const callSnapshotSchema = z.object({
       reason: z.string().optional(),
       input: z.unknown().optional(),
       by: z.string().optional(),
+      via: decisionViaSchema.optional(),
+      grantId: z.string().optional(),
     })
     .optional(),
   approvalReason: z.string().optional(),

@@ -1,4 +1,5 @@
 import type { ApprovalGrant } from '../schema/approval-grant';
+import type { DecisionVia } from '../schema/decision-via';
 import type { ToolOutputStatus } from '../schema/tool-output';
 import type { TurnStatus } from '../schema/turn-status';
 import { totalTokens, type Usage } from '../schema/usage';
@@ -7,6 +8,15 @@ import { awaitingBackground } from './background-calls';
 import type { ApprovalRequest } from './engine-types';
 import { needsApproval } from './plan-launches';
 import type { CallState, TurnState } from './turn-state';
+
+export interface CallDecision {
+  approved: boolean;
+  reason?: string;
+  by?: string;
+  via?: DecisionVia;
+  edited?: boolean;
+  grantId?: string;
+}
 
 export interface CallView {
   toolCallId: string;
@@ -19,6 +29,8 @@ export interface CallView {
   status?: ToolOutputStatus;
   /** Set while the call waits for a person: what to decide on. */
   approval?: ApprovalRequest;
+  /** The decision taken on it: who, through what, whether the arguments were edited, or the grant that allowed it. */
+  decision?: CallDecision;
   /** It runs in the background: its batch has its placeholder; `status` is set once its output is decided. */
   background?: boolean;
 }
@@ -58,6 +70,7 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
     ...(c.attempts.at(-1)?.finishedAt !== undefined ? { lastFinishedAt: c.attempts.at(-1)?.finishedAt } : {}),
     ...(c.final ? { status: c.final.status } : {}),
     ...(needsApproval(c) ? { approval: approvalRequest(c) } : {}),
+    ...(c.approval ? { decision: decisionView(c.approval) } : {}),
     ...(c.backgrounded ? { background: true } : {}),
   });
   const calls = (state.batch?.calls ?? []).map(viewOf);
@@ -127,4 +140,8 @@ export function viewAt(view: TurnStateView, now: number): TurnStateView {
     spent: { ...view.spent, wallTimeMs: view.spent.wallTimeMs + more },
     budgetLeft: { ...view.budgetLeft, ...(left !== undefined && { wallTimeMs: Math.max(0, left - more) }) },
   };
+}
+
+function decisionView({ input, ...rest }: NonNullable<CallState['approval']>): CallDecision {
+  return input === undefined ? rest : { ...rest, edited: true };
 }

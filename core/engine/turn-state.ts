@@ -2,6 +2,7 @@ import { LoopDetector } from '../detection/loop-detector';
 import type { WavePlanner } from '../dispatch/plan-waves';
 import type { ApprovalGrant } from '../schema/approval-grant';
 import type { AttemptResult } from '../schema/attempt-result';
+import type { DecisionVia } from '../schema/decision-via';
 import type { Message, UserMessage } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
 import type { ToolOutput } from '../schema/tool-output';
@@ -31,7 +32,15 @@ export interface CallState {
   /** For `retry-wait`: when the next attempt is due. */
   retryAt?: number;
   /** The decision taken: `input` when the approver edited the arguments (the call runs with them). */
-  approval?: { approved: boolean; reason?: string; input?: unknown; by?: string };
+  approval?: {
+    approved: boolean;
+    reason?: string;
+    input?: unknown;
+    by?: string;
+    via?: DecisionVia;
+    /** Approved by this grant, without asking. */
+    grantId?: string;
+  };
   /** Why a hook asked for approval (a tool that always requires it needs no reason). */
   approvalReason?: string;
   /** The tool's argument schema a hook's approval request came with (an edit is checked against it). */
