@@ -8,6 +8,7 @@ import {
 import { decodeSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { optionalTsToDate } from '@temporalio/common/lib/time';
 import { type BlobStore, blobStoreOption, type FileLimitsInput, keepInputFiles } from '../blobs';
+import { type ApprovalKeys, approvalKeysOption } from '../codec/approval-keys';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { HealthHistoryBody } from '../contract/fleet-health-history';
 import type { TurnWatchEvent } from '../contract/live-text';
@@ -54,6 +55,12 @@ export interface TurnClientOptions {
    * each decision and shown on the timeline. `via` says through what (default `api`).
    */
   approver?: Decider;
+  /**
+   * The keys this client signs its decisions, grants and revocations with (what a turn with
+   * `approvals.signed` requires; see `signApproval`): `false` for none; unset reads
+   * `DURABLE_TURNS_APPROVAL_KEYS`, as the CLI and the dashboard do.
+   */
+  approvalKeys?: ApprovalKeys | false;
 }
 
 export { type StartTurnArgs, startTurnSchema } from './start-turn-args';
@@ -85,6 +92,7 @@ export class TurnClient {
   private readonly fileLimits: FileLimitsInput | undefined;
   /** Who decides on approvals through this client's handles. */
   readonly approver: Decider;
+  private readonly approvalKeys: ApprovalKeys | undefined;
 
   constructor(options: TurnClientOptions) {
     this.client = new TemporalClient({
@@ -97,6 +105,7 @@ export class TurnClient {
     this.blobStore = blobStoreOption(options.blobStore);
     this.fileLimits = options.fileLimits;
     this.approver = options.approver ?? {};
+    this.approvalKeys = approvalKeysOption(options.approvalKeys);
   }
 
   async start(args: StartTurnArgs): Promise<TurnHandle> {
@@ -127,7 +136,7 @@ export class TurnClient {
           messages: input.input,
         }),
       });
-      return new TurnHandle(a.turnId, handle, this.approver);
+      return new TurnHandle(a.turnId, handle, this.approver, this.approvalKeys);
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) {
         throw new Error(
@@ -153,7 +162,7 @@ export class TurnClient {
 
   /** A handle on an existing turn (running or finished). */
   attach(turnId: string): TurnHandle {
-    return new TurnHandle(turnId, this.client.workflow.getHandle(turnId), this.approver);
+    return new TurnHandle(turnId, this.client.workflow.getHandle(turnId), this.approver, this.approvalKeys);
   }
 
   /** Tool health across the live workers of this client's task queue; see `FleetHealthClient`. */

@@ -1,4 +1,6 @@
 import { type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
+import type { ApprovalKeys } from '../codec/approval-keys';
+import { signApproval } from '../codec/approval-signature';
 import type { TurnWatchEvent } from '../contract/live-text';
 import { unpackJson } from '../contract/packed-json';
 import {
@@ -16,6 +18,7 @@ import {
 } from '../contract/turn-workflow';
 import {
   type ApprovalDecisionInput,
+  type ApprovalEvent,
   type ApprovalGrantInput,
   approvalGrantSchema,
   type DecisionVia,
@@ -86,6 +89,8 @@ export class TurnHandle {
     private readonly workflow: WorkflowHandle,
     /** Who this handle's decisions come from (a decision may name another). */
     private readonly decider: Decider = {},
+    /** With keys, decisions, grants and revocations go signed (see `signApproval`). */
+    private readonly approvalKeys?: ApprovalKeys,
   ) {}
 
   /**
@@ -315,7 +320,8 @@ export class TurnHandle {
     const parsed = approvalSchema.safeParse({ ...this.deciderFields(), ...decision });
     if (!parsed.success)
       throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
-    await this.workflow.executeUpdate(approveUpdate, { args: [parsed.data] });
+    const { kind: _kind, ...signed } = this.signed({ kind: 'approval', ...parsed.data });
+    await this.workflow.executeUpdate(approveUpdate, { args: [signed] });
   }
 
   /**
@@ -326,7 +332,9 @@ export class TurnHandle {
   async grant(grant: ApprovalGrantInput): Promise<void> {
     const parsed = approvalGrantSchema.safeParse({ ...this.deciderFields(), ...grant });
     if (!parsed.success) throw new Error(`malformed grant: ${formatIssues(parsed.error, { root: 'grant' })}`);
-    await this.workflow.executeUpdate(grantUpdate, { args: [parsed.data] });
+    await this.workflow.executeUpdate(grantUpdate, {
+      args: [this.signed({ kind: 'grant', grant: parsed.data }).grant],
+    });
   }
 
   /** Ends a grant: the tool's next calls ask again (those it let run stay approved). */
@@ -338,7 +346,13 @@ export class TurnHandle {
     });
     if (!parsed.success)
       throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
-    await this.workflow.executeUpdate(revokeUpdate, { args: [parsed.data] });
+    const { kind: _kind, ...signed } = this.signed({ kind: 'revoke', ...parsed.data });
+    await this.workflow.executeUpdate(revokeUpdate, { args: [signed] });
+  }
+
+  /** As it is sent: signed with this handle's keys when it has some, else as it is. */
+  private signed<E extends ApprovalEvent>(event: E): E {
+    return this.approvalKeys ? signApproval({ turnId: this.turnId, event, keys: this.approvalKeys }) : event;
   }
 
   private deciderFields(): Decider {

@@ -1,3 +1,5 @@
+export * from './approval-keys';
+export * from './approval-signature';
 export * from './codec-routes';
 export * from './encryption-codec';
 export * from './encryption-keys';

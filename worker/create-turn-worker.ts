@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type NativeConnection, Runtime, Worker, type WorkerOptions } from '@temporalio/worker';
 import { createActivities, TranscriptCache } from '../activities';
 import { type BlobStore, blobStoreOption, type FileLimitsInput, hostFiles } from '../blobs';
+import { type ApprovalKeys, approvalKeysOption } from '../codec/approval-keys';
+import { approvalActivities } from '../codec/approval-signature';
 import { dataConverterOption, type TurnEncryption } from '../codec/turn-data-converter';
 import type { UnreadablePayload } from '../codec/unreadable-payloads';
 import { sessionTaskQueue } from '../contract/activities';
@@ -101,6 +103,12 @@ export interface CreateTurnWorkerOptions {
    */
   encryption?: TurnEncryption;
   /**
+   * The keys that verify the decisions, grants and revocations of turns with `approvals.signed`
+   * (see `signApproval`), in a local activity: they never enter history. `false`: none; unset reads
+   * `DURABLE_TURNS_APPROVAL_KEYS`. A worker without keys refuses every signed turn's decisions, saying why.
+   */
+  approvalKeys?: ApprovalKeys | false;
+  /**
    * Before it polls, the worker checks that the namespace has the search attributes turns set
    * (`turnSearchAttributeList`) and registers the missing ones: a turn whose upsert names an
    * unregistered attribute fails every workflow task, so a worker that cannot make sure of them
@@ -187,7 +195,9 @@ export async function createTurnWorker(options: CreateTurnWorkerOptions): Promis
   const sessionQueue = options.mcp?.keepsSessions
     ? sessionTaskQueue({ taskQueue: options.taskQueue, workerId: randomUUID() })
     : undefined;
-  const activities = createActivities({
+  // Read before anything polls: a malformed variable stops the worker here, with the expected format.
+  const verifying = approvalActivities(approvalKeysOption(options.approvalKeys));
+  const turnActivities = createActivities({
     registry: new ToolRegistry(options.tools),
     ...(toolsets ? { toolsets } : {}),
     models,
@@ -204,6 +214,7 @@ export async function createTurnWorker(options: CreateTurnWorkerOptions): Promis
       ...(options.fileLimits ? { limits: options.fileLimits } : {}),
     }),
   });
+  const activities = { ...turnActivities, ...verifying };
   // The codec tells of payloads this worker cannot open; the fleet health reporter listens.
   const unreadable = new Set<(payload: UnreadablePayload) => void>();
   const shared = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { argumentMatcherSchema, grantIdSchema } from './approval-grant';
+import { approvalSignatureFields, argumentMatcherSchema, grantIdSchema } from './approval-grant';
 import { type DecisionVia, decisionViaSchema } from './decision-via';
 
 export { type DecisionVia, decisionViaSchema } from './decision-via';
@@ -41,6 +41,7 @@ export const approvalDecisionObjectSchema = z.object({
       grantId: grantIdSchema.optional(),
     })
     .optional(),
+  ...approvalSignatureFields,
 });
 
 /**

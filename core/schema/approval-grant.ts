@@ -29,6 +29,15 @@ export type ArgumentMatcher = z.infer<typeof argumentMatcherSchema>;
 export const grantIdSchema = z.string().min(1).max(300);
 
 /**
+ * A signed decision, grant or revocation (a turn with `approvals.signed` takes no other): when it
+ * was signed (epoch ms) and `<key id>.<base64url HMAC-SHA256>` over it (durable-turns/codec's `signApproval`).
+ */
+export const approvalSignatureFields = {
+  issuedAt: z.number().int().nonnegative().optional(),
+  signature: z.string().min(1).max(200).optional(),
+};
+
+/**
  * "Always allow": calls of `toolName` whose arguments meet every matcher run without asking, for the
  * rest of the turn (`turn`) or of the conversation (`conversation`: every later turn starts with
  * it), until revoked. Each call it lets run is recorded as approved by the grant (`grantId`), with
@@ -45,6 +54,7 @@ export const approvalGrantSchema = z.object({
   via: decisionViaSchema.optional(),
   /** When the turn (or the conversation) took the grant. */
   at: z.number().optional(),
+  ...approvalSignatureFields,
 });
 export type ApprovalGrant = z.infer<typeof approvalGrantSchema>;
 export type ApprovalGrantInput = z.input<typeof approvalGrantSchema>;
@@ -54,6 +64,7 @@ export const grantRevocationSchema = z.object({
   grantId: grantIdSchema,
   by: z.string().min(1).max(200).optional(),
   via: decisionViaSchema.optional(),
+  ...approvalSignatureFields,
 });
 export type GrantRevocation = z.infer<typeof grantRevocationSchema>;
 

@@ -75,6 +75,8 @@ export const approvalConfigSchema = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** Grants the turn starts with (a conversation's, or the caller's): covered calls run without asking. */
   grants: z.array(approvalGrantSchema).max(100).optional(),
+  /** On Temporal, take only decisions, grants and revocations signed with a key the workers hold (docs/signed-approvals.md). */
+  signed: z.boolean().optional(),
 });
 
 /**

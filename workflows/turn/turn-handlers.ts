@@ -23,6 +23,7 @@ import {
   turnStateView,
 } from '../../core';
 import { formatIssues } from '../../core/schema/format-issues';
+import { refusedUnsigned, verifiedApproval } from '../activity-starts/approval-verification';
 import { answerModelRequest, type TranscriptDigests } from '../activity-starts/model-request-answer';
 import type { HostEventSink } from './host-event-queue';
 import { progressPage } from './progress-page';
@@ -110,6 +111,7 @@ export function installTurnHandlers({
   });
   // Parsed again in the handler (validators do not run on replay): histories from before decisions
   // could edit or respond hold the yes/no form, which reads as the same decision.
+  const signed = input.config.approvals.signed === true;
   const approvalUpdate = <A, T>(
     update: UpdateDefinition<{ accepted: true }, [A]>,
     { schema, what, event }: { schema: z.ZodType<T>; what: string; event: (parsed: T) => ApprovalEvent },
@@ -117,14 +119,22 @@ export function installTurnHandlers({
     setHandler(
       update,
       (arg) => {
-        queue.push(event(schema.parse(arg)));
-        return { accepted: true as const };
+        const parsed = event(schema.parse(arg));
+        const accept = () => {
+          queue.push(parsed);
+          return { accepted: true as const };
+        };
+        // Only a signed turn waits for a verdict: an unsigned one queues in the same step, as its
+        // histories hold it.
+        return signed ? verifiedApproval({ turnId: input.turnId, event: parsed }).then(accept) : accept();
       },
       {
         validator: (arg) => {
           const parsed = schema.safeParse(arg);
           if (!parsed.success)
             throw new Error(`malformed ${what}: ${formatIssues(parsed.error, { root: what })}`);
+          // The cheap half of a signed turn's check: no signature at all never enters history.
+          if (signed) refusedUnsigned({ event: event(parsed.data), what });
           // Refused here, it never enters history: an edit that fails the schema changes nothing.
           const refused = engine.checkApprovalEvent(event(parsed.data));
           if (refused !== undefined) throw new Error(refused);
