@@ -8,6 +8,8 @@ import {
 import type { Workflow } from '@temporalio/common';
 import {
   closeUpdate,
+  conversationGrantUpdate,
+  conversationRevokeUpdate,
   conversationStateQuery,
   conversationWorkflowId,
   conversationWorkflowType,
@@ -16,6 +18,8 @@ import {
   turnTemplateSchema,
 } from '../contract/conversation-workflow';
 import {
+  type ApprovalGrantInput,
+  approvalGrantSchema,
   blockedRefusal,
   busyRefusal,
   type ConversationRefusedError,
@@ -25,11 +29,15 @@ import {
   closedRefusal,
   conversationTurnId,
   conversationTurnIds,
+  type DecisionVia,
+  DurableTurnsError,
   followConversation,
   formatIssues,
+  grantRevocationSchema,
   type Message,
   type MessageReceipt,
   normalizeInput,
+  parsedOrThrow,
   type SendPolicy,
   sendArgsSchema,
   threadIdSchema,
@@ -183,6 +191,28 @@ export class ConversationClient {
     });
   }
 
+  /**
+   * "Always allow" in the conversation's later turns and its running one (see `ApprovalGrant`; the
+   * scope is `conversation`), with this client's approver as `by` unless the grant names one.
+   * Rejects with the conversation's refusal (closed, a grant of that id in force).
+   */
+  async grant(conversationId: string, grant: ApprovalGrantInput): Promise<void> {
+    const { by, via = 'api' } = this.turns.approver;
+    const parsed = parsedOrThrow(approvalGrantSchema, { ...(by && { by }), via, ...grant }, 'grant');
+    await this.workflow(conversationId)
+      .executeUpdate(conversationGrantUpdate, { args: [parsed] })
+      .catch(grantRefused);
+  }
+
+  /** Ends a conversation's grant, in its running turn too; rejects when none of that id can be in force. */
+  async revoke(conversationId: string, grantId: string, options: { by?: string; via?: DecisionVia } = {}) {
+    const { by, via = 'api' } = { ...this.turns.approver, ...options };
+    const parsed = parsedOrThrow(grantRevocationSchema, { grantId, ...(by && { by }), via }, 'revocation');
+    await this.workflow(conversationId)
+      .executeUpdate(conversationRevokeUpdate, { args: [parsed] })
+      .catch(grantRefused);
+  }
+
   /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
   async close(conversationId: string): Promise<{ dropped: string[] }> {
     return this.workflow(conversationId).executeUpdate(closeUpdate);
@@ -310,4 +340,11 @@ function closedFailure(error: unknown): boolean {
     error.cause instanceof ApplicationFailure &&
     error.cause.type === 'conversation-closed'
   );
+}
+
+/** The conversation's refusal of a grant or revoke, in its own words (as the in-process host throws it). */
+function grantRefused(error: unknown): never {
+  if (error instanceof WorkflowUpdateFailedError && error.cause)
+    throw new DurableTurnsError(error.cause.message, { code: 'grant-refused', cause: error });
+  throw error;
 }

@@ -6,6 +6,7 @@ import {
   type MessageReceipt,
   type SendArgs,
 } from '../core/conversation';
+import type { ApprovalGrantInput, GrantRevocation } from '../core/schema/approval-grant';
 import { toolSessionsSchema, turnWorkflowInputSchema } from './turn-workflow';
 
 /** A conversation's workflow id: a prefix of its own, so it never collides with a turn's id. */
@@ -46,6 +47,10 @@ export type ConversationWorkflowInputArgs = z.input<typeof conversationWorkflowI
 export const sendUpdate = defineUpdate<MessageReceipt, [SendArgs]>('send');
 /** Closes the conversation: what waits is dropped (returned), the running turn goes on to its end. */
 export const closeUpdate = defineUpdate<{ dropped: string[] }, []>('close');
+/** "Always allow" for the conversation's later turns and its running one (see `grantInConversation`). */
+export const conversationGrantUpdate = defineUpdate<{ accepted: true }, [ApprovalGrantInput]>('grant');
+/** Ends a conversation's grant, in its running turn too (see `revokeInConversation`). */
+export const conversationRevokeUpdate = defineUpdate<{ accepted: true }, [GrantRevocation]>('revoke');
 /** The conversation's queue as it stands. */
 export const conversationStateQuery = defineQuery<ConversationState>('conversationState');
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ProgressEntry, TurnResult } from '../core';
 import {
   type ApprovalDecisionInput,
+  type ApprovalGrant,
   type ApprovalGrantInput,
   approvalDecisionSchema,
   type GrantRevocation,
@@ -176,6 +177,12 @@ export const approveUpdate = defineUpdate<{ accepted: true }, [Approval]>('appro
 export const grantUpdate = defineUpdate<{ accepted: true }, [ApprovalGrantInput]>('grant');
 /** Ends a grant: the tool's next calls ask again. */
 export const revokeUpdate = defineUpdate<{ accepted: true }, [GrantRevocation]>('revoke');
+/**
+ * A grant or its end given in the turn's conversation (which sends them: a workflow cannot send an
+ * update). A signal cannot be refused: one the turn cannot take is logged and dropped.
+ */
+export const conversationGrantSignal = defineSignal<[ApprovalGrantInput]>('conversationGrant');
+export const conversationRevokeSignal = defineSignal<[GrantRevocation]>('conversationRevoke');
 export const steerSchema = z.object({ messageId: z.string().min(1), message: userMessageSchema });
 export type SteerMessage = z.infer<typeof steerSchema>;
 /**
@@ -223,6 +230,8 @@ export interface TurnWorkflowResult {
   steered?: string[];
   /** Where its conversation's sessions are held now (absent when it has none): the next turn's. */
   sessions?: ToolSessions;
+  /** The grants in force at its end (absent when none): its conversation keeps those of scope `conversation`. */
+  grants?: ApprovalGrant[];
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   isTranscriptEvent,
   normalizeInput,
   type ProgressEntry,
+  parsedOrThrow,
   ToolHealthRegistry,
   ToolRegistry,
   type TurnConfig,
@@ -228,17 +229,14 @@ export class InProcessExecutor {
 
   /** "Always allow" in a turn this executor runs (see `TurnHandle.grant`); throws the turn's refusal. */
   grant(turnId: string, grant: ApprovalGrantInput): void {
-    const parsed = approvalGrantSchema.safeParse(grant);
-    if (!parsed.success) throw new Error(`malformed grant: ${formatIssues(parsed.error, { root: 'grant' })}`);
-    this.runningInbox(turnId, 'given a grant').sendChecked({ kind: 'grant', grant: parsed.data });
+    const parsed = parsedOrThrow(approvalGrantSchema, grant, 'grant');
+    this.runningInbox(turnId, 'given a grant').sendChecked({ kind: 'grant', grant: parsed });
   }
 
   /** Ends a grant of a turn this executor runs (see `TurnHandle.revoke`); throws the turn's refusal. */
   revoke(turnId: string, revocation: GrantRevocation): void {
-    const parsed = grantRevocationSchema.safeParse(revocation);
-    if (!parsed.success)
-      throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
-    this.runningInbox(turnId, 'revoked a grant').sendChecked({ kind: 'revoke', ...parsed.data });
+    const parsed = parsedOrThrow(grantRevocationSchema, revocation, 'revocation');
+    this.runningInbox(turnId, 'revoked a grant').sendChecked({ kind: 'revoke', ...parsed });
   }
 
   private runningInbox(turnId: string, what: string): TurnInbox {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DurableTurnsError } from '../errors/durable-turns-error';
+import { type ApprovalGrant, approvalGrantSchema, type GrantRevocation } from '../schema/approval-grant';
 import { userMessageSchema } from '../schema/messages';
 import { type MessageReceipt, type SendArgs, sendArgsSchema } from './conversation-schema';
 import { conversationTurnId } from './conversation-turn-id';
@@ -51,6 +52,10 @@ export const conversationStateSchema = z.object({
       cancelling: z.boolean(),
       /** Steers handed to it; those it had not recorded when it ended start the next turn. */
       steers: z.array(waitingMessageSchema),
+      /** The conversation's grants it started with (their ids): its end says which are still in force. */
+      grantsGiven: z.array(z.string()).optional(),
+      /** Grants revoked in the conversation while it ran: its end does not bring them back. */
+      grantsRevoked: z.array(z.string()).optional(),
     })
     .optional(),
   /** Messages that start the next turn together: interrupts, and steers that came too late. */
@@ -59,6 +64,8 @@ export const conversationStateSchema = z.object({
   queue: z.array(waitingMessageSchema),
   /** Where the latest messages stand (at most `receiptLimit`, oldest first): a retried send is answered from here. */
   receipts: z.array(receiptRecordSchema),
+  /** "Always allow" for every later turn (grants of scope `conversation`; see `ApprovalGrant`). Absent: none. */
+  grants: z.array(approvalGrantSchema).optional(),
 });
 export type ConversationState = z.infer<typeof conversationStateSchema>;
 
@@ -70,9 +77,19 @@ export type ConversationState = z.infer<typeof conversationStateSchema>;
 export const receiptLimit = 1_000;
 
 export type ConversationAction =
-  | { kind: 'start-turn'; turnId: string; turnNumber: number; messages: WaitingMessage[] }
+  | {
+      kind: 'start-turn';
+      turnId: string;
+      turnNumber: number;
+      messages: WaitingMessage[];
+      /** The conversation's grants the turn starts with (absent: none). */
+      grants?: ApprovalGrant[];
+    }
   | { kind: 'cancel-turn'; turnId: string }
-  | { kind: 'steer'; turnId: string; message: WaitingMessage };
+  | { kind: 'steer'; turnId: string; message: WaitingMessage }
+  /** A grant or its end, given in the conversation, reaches the running turn too. */
+  | { kind: 'grant'; turnId: string; grant: ApprovalGrant }
+  | { kind: 'revoke'; turnId: string; revocation: GrantRevocation };
 
 export interface ConversationStep {
   actions: ConversationAction[];
@@ -191,11 +208,21 @@ export function sendMessage(
  */
 export function turnEnded(
   state: ConversationState,
-  { turnId, recordedSteers }: { turnId: string; recordedSteers: readonly string[] },
+  {
+    turnId,
+    recordedSteers,
+    grants,
+  }: {
+    turnId: string;
+    recordedSteers: readonly string[];
+    /** The grants in force at its end (its result's); absent when it ended without a result. */
+    grants?: readonly ApprovalGrant[] | undefined;
+  },
 ): ConversationStep {
   const running = state.running;
   if (running?.turnId !== turnId) return { actions: [] };
   state.running = undefined;
+  if (grants) keepGrantsOf(state, running, grants);
   const recorded = new Set(recordedSteers);
   const late = running.steers.filter((steer) => !recorded.has(steer.messageId));
   state.next = [...late, ...state.next].sort((a, b) => a.seq - b.seq);
@@ -254,7 +281,10 @@ function startTurn(state: ConversationState, messages: WaitingMessage[]): Conver
   const turnId = conversationTurnId(state.conversationId, state.turnCount);
   state.running = { turnId, messages, cancelling: false, steers: [] };
   for (const { messageId } of messages) record(state, { messageId, status: 'started', turnId });
-  return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };
+  const grants = state.grants;
+  if (!grants?.length) return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };
+  state.running.grantsGiven = grants.map((g) => g.grantId);
+  return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages, grants: [...grants] };
 }
 
 function record(state: ConversationState, receipt: z.infer<typeof receiptRecordSchema>): void {
@@ -267,4 +297,23 @@ function record(state: ConversationState, receipt: z.infer<typeof receiptRecordS
     if (settled < 0) break;
     state.receipts.splice(settled, 1);
   }
+}
+
+/** At a turn's end: the grants it was given are as it reports them; the rest stay as they are. */
+function keepGrantsOf(
+  state: ConversationState,
+  running: NonNullable<ConversationState['running']>,
+  reported: readonly ApprovalGrant[],
+): void {
+  const given = new Set(running.grantsGiven ?? []);
+  const revoked = new Set(running.grantsRevoked ?? []);
+  const kept = (state.grants ?? []).filter((g) => !given.has(g.grantId));
+  const ids = new Set(kept.map((g) => g.grantId));
+  for (const grant of reported)
+    if (grant.scope === 'conversation' && !revoked.has(grant.grantId) && !ids.has(grant.grantId)) {
+      kept.push(grant);
+      ids.add(grant.grantId);
+    }
+  if (kept.length > 0) state.grants = kept;
+  else delete state.grants;
 }

@@ -1,4 +1,5 @@
 export * from './chat-conversations';
+export * from './conversation-grants';
 export * from './conversation-schema';
 export * from './conversation-state';
 export * from './conversation-turn-id';

@@ -40,6 +40,8 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       if (state.spent.startedAt === 0) state.spent.startedAt = entry.at;
       state.config = entry.config;
       state.detector = new LoopDetector(entry.config.detection);
+      // The grants it starts with (a conversation's, the caller's); later ones come as entries.
+      if (entry.config.approvals.grants?.length) state.grants = [...entry.config.approvals.grants];
       return state;
     case 'model.requested':
       state.backgroundWaitSince = undefined;

@@ -170,7 +170,6 @@ export function initialState({
     callIds: new Set(),
     background: [],
     delivered: new Set(),
-    ...(config.approvals.grants?.length ? { grants: [...config.approvals.grants] } : {}),
     detector: new LoopDetector(config.detection),
   };
 }

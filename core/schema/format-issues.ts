@@ -31,3 +31,10 @@ export function quoted(value: unknown): string {
   if (text.length <= maxQuotedChars) return JSON.stringify(value) ?? String(value);
   return `${JSON.stringify(text.slice(0, maxQuotedChars))}… (${text.length} characters)`;
 }
+
+/** The value as the schema parses it, or an error that says, in one line, what is malformed. */
+export function parsedOrThrow<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`malformed ${what}: ${formatIssues(parsed.error, { root: what })}`);
+  return parsed.data;
+}

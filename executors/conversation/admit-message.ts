@@ -1,11 +1,34 @@
-import type {
-  ConversationHookEvent,
-  ConversationHookOutcome,
-  ConversationState,
-  ParsedSendArgs,
-  UserMessage,
+import {
+  type ConversationHookEvent,
+  type ConversationHookOutcome,
+  type ConversationState,
+  formatIssues,
+  type Message,
+  normalizeInput,
+  type ParsedSendArgs,
+  receiptOf,
+  sendArgsSchema,
+  threadIdSchema,
+  type UserMessage,
 } from '../../core';
-import { receiptOf } from '../../core';
+import type { InProcessSendOptions } from './in-process-conversation-options';
+
+/** A send's arguments checked: a valid conversation id and message (throws what is wrong). */
+export function parseSend(
+  conversationId: string,
+  message: string | Message,
+  { messageId, policy }: InProcessSendOptions,
+): ParsedSendArgs {
+  const id = threadIdSchema.safeParse(conversationId);
+  if (!id.success) throw new Error(formatIssues(id.error, { root: 'conversationId' }));
+  const args = sendArgsSchema.safeParse({
+    messageId,
+    message: typeof message === 'string' ? normalizeInput(message)[0] : message,
+    ...(policy ? { policy } : {}),
+  });
+  if (!args.success) throw new Error(`invalid message: ${formatIssues(args.error)}`);
+  return args.data;
+}
 
 /** What a new message's hooks made of it: refused (and whether the session with it), or the message to record. */
 export type Admission = { refused: string; closes: boolean } | { message: UserMessage };

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ApprovalGrantInput,
+  approvalGrantSchema,
   blockedRefusal,
   blockMessage,
   busyRefusal,
@@ -15,25 +17,27 @@ import {
   conversationTurnId,
   EarlierTurns,
   followConversation,
-  formatIssues,
+  type GrantRevocation,
+  grantInConversation,
+  grantRevocationSchema,
   type Message,
   type MessageReceipt,
   newConversation,
-  normalizeInput,
+  parsedOrThrow,
+  revokeInConversation,
   runConversationHooks,
-  sendArgsSchema,
   sendMessage,
   steeredMessageIds,
   type TurnResult,
-  threadIdSchema,
   turnEnded,
   turnMessages,
   unknownConversation,
 } from '../../core';
 import type { InProcessExecutor } from '../in-process-executor';
-import { admitMessage } from './admit-message';
+import { admitMessage, parseSend } from './admit-message';
 import { ChangeWaiters } from './change-waiters';
 import type { ConversationStore } from './conversation-store';
+import { handToRunningTurn } from './hand-to-running-turn';
 import type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
 import { conversationTurnArgs } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
@@ -91,15 +95,7 @@ export class InProcessConversations {
     message: string | Message,
     { messageId, policy }: InProcessSendOptions,
   ): Promise<MessageReceipt> {
-    const id = threadIdSchema.safeParse(conversationId);
-    if (!id.success) throw new Error(formatIssues(id.error, { root: 'conversationId' }));
-    const args = sendArgsSchema.safeParse({
-      messageId,
-      message: typeof message === 'string' ? normalizeInput(message)[0] : message,
-      ...(policy ? { policy } : {}),
-    });
-    if (!args.success) throw new Error(`invalid message: ${formatIssues(args.error)}`);
-    const sent = args.data;
+    const sent = parseSend(conversationId, message, { messageId, ...(policy ? { policy } : {}) });
     const receipt = await this.serially(conversationId, async () => {
       const { state, version } = await this.hold(conversationId);
       const admitted = await admitMessage({
@@ -124,6 +120,18 @@ export class InProcessConversations {
     if (receipt.status === 'blocked') throw blockedRefusal(conversationId, receipt);
     return receipt;
   }
+
+  /** "Always allow" in its later turns and its running one; throws the refusal (see `grantInConversation`). */
+  grant = (conversationId: string, grant: ApprovalGrantInput): Promise<unknown> =>
+    this.change(conversationId, (s) =>
+      grantInConversation(s, parsedOrThrow(approvalGrantSchema, grant, 'grant')),
+    );
+
+  /** Ends a grant of its, in its running turn too; throws the refusal (see `revokeInConversation`). */
+  revoke = (conversationId: string, revocation: GrantRevocation): Promise<unknown> =>
+    this.change(conversationId, (s) =>
+      revokeInConversation(s, parsedOrThrow(grantRevocationSchema, revocation, 'revocation')),
+    );
 
   /** The conversation's queue: its turns so far, the running one, what waits. */
   async state(conversationId: string): Promise<ConversationState> {
@@ -260,13 +268,9 @@ export class InProcessConversations {
       // What the lost host was told to do with it, done again: an interrupt's cancel, and the steers
       // (the turn takes each once: those it recorded before are ignored).
       if (running.cancelling) controller.abort();
-      for (const { messageId, message } of running.steers) {
-        try {
-          this.executor.steer(running.turnId, { messageId, message });
-        } catch {
-          // It ended meanwhile: its end hands the steer to the next turn.
-        }
-      }
+      const cancel = () => controller.abort();
+      for (const message of running.steers)
+        handToRunningTurn(this.executor, cancel, { kind: 'steer', turnId: running.turnId, message });
     });
   }
 
@@ -340,25 +344,14 @@ export class InProcessConversations {
   }
 
   private carryOut(conversationId: string, action: ConversationAction): void {
-    if (action.kind === 'cancel-turn') {
-      this.running.get(action.turnId)?.controller.abort();
-      return;
-    }
-    if (action.kind === 'steer') {
-      const { messageId, message } = action.message;
-      try {
-        this.executor.steer(action.turnId, { messageId, message });
-      } catch {
-        // The turn ended meanwhile: its end hands the steer to the next turn.
-      }
-      return;
-    }
-    const { turnId, turnNumber, messages } = action;
+    const cancel = (turnId: string) => this.running.get(turnId)?.controller.abort();
+    if (action.kind !== 'start-turn') return void handToRunningTurn(this.executor, cancel, action);
+    const { turnId, turnNumber, messages, grants } = action;
     const controller = new AbortController();
     // `runTurn` claims the turn before it awaits anything: it can be watched once `send` returns.
     const state = this.held.get(conversationId)?.state ?? { conversationId };
     const input = messages.map((m) => m.message);
-    const args = { turnId, input, ...this.turnArgs(state, turnNumber) };
+    const args = { turnId, input, ...this.turnArgs(state, turnNumber), ...(grants && { grants }) };
     const done = this.executor.runTurn(args, { signal: controller.signal });
     this.follow(conversationId, turnId, controller, done);
   }
@@ -383,7 +376,8 @@ export class InProcessConversations {
           ...(reason ? { reason } : {}),
         });
         const recordedSteers = steeredMessageIds(result.events);
-        return this.change(conversationId, (state) => turnEnded(state, { turnId, recordedSteers }));
+        const ended = { turnId, recordedSteers, grants: result.grants ?? [] };
+        return this.change(conversationId, (state) => turnEnded(state, ended));
       })
       .catch((error: unknown) => {
         // The turn did not end: its drive here stopped (its lease went to another host, the journal

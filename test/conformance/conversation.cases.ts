@@ -1,4 +1,5 @@
 import {
+  type ApprovalGrantInput,
   type CompactionConfigInput,
   type ConversationHooks,
   ConversationRefusedError,
@@ -36,7 +37,16 @@ export interface ConversationHarness {
   watch(conversationId: string): AsyncIterable<ConversationWatchEvent>;
   /** The ids of the conversations there are (on Temporal, as Visibility has them: a moment behind). */
   list(): Promise<string[]>;
+  /** "Always allow" in the conversation (`grant` of the executor's conversations); rejects with the refusal. */
+  grant(conversationId: string, grant: ApprovalGrantInput): Promise<void>;
+  revoke(conversationId: string, grantId: string): Promise<void>;
 }
+
+/**
+ * How long a call that needs approval waits in a conversation's turn: nobody decides in these
+ * cases (in process, with no approver, it is rejected at once; on Temporal it expires after this).
+ */
+export const conversationApprovals = { timeoutMs: 200 };
 
 /** What the conversation hooks saw, by conversation (only those whose ids begin `conv-hooks`). */
 export const hookEvents = new Map<string, string[]>();
@@ -69,7 +79,19 @@ export const conversationHooks: ConversationHooks[] = [
 
 /** Calls of `slow` wait until their gate opens (or the attempt is cancelled). */
 const gates = new Map<string, () => void>();
+/** The targets `guarded` really ran for (it needs approval: only a grant lets it run here). */
+export const guardedRuns: string[] = [];
 export const conversationTools = [
+  defineTool({
+    name: 'guarded',
+    description: 'Acts on a target; needs a person’s approval',
+    input: z.object({ target: z.string() }),
+    requiresApproval: true,
+    execute: ({ target }) => {
+      guardedRuns.push(target);
+      return `acted on ${target}`;
+    },
+  }),
   defineTool({
     name: 'note',
     description: 'Takes a note',
@@ -100,6 +122,8 @@ export const conversationModel = scriptedModel([
     if (text === 'big') return { toolCalls: [{ id: 'call-big', name: 'note', args: {} }], usage: big };
     if (text.startsWith('wait:'))
       return { toolCalls: [{ id: `call-${text}`, name: 'slow', args: { gate: text.slice(5) } }] };
+    if (text.startsWith('guarded:'))
+      return { toolCalls: [{ id: `call-${text}`, name: 'guarded', args: { target: text.slice(8) } }] };
     // The answer (the model's last response) takes a while to finish streaming.
     if (text.startsWith('slowly:')) return { text: `answer to ${text}`, finishDelayMs: 1_000 };
     return { text: `answer to ${text}` };
@@ -422,6 +446,49 @@ export function conversationCases(harness: ConversationHarness): void {
         code: 'conversation-closed',
       });
       expect(hookEvents.get(id)).toEqual(['session start']);
+    });
+  });
+  describe(`a conversation's grants (${harness.name})`, () => {
+    test('a grant given in the conversation lets its later turns run the calls it covers without asking; revoked, they ask again', async () => {
+      const id = uniqueTurnId('conv-grant');
+      const target = gateName('t');
+      const outputOf = async (n: number) => (await harness.turnResult(id, n)).outputs[0];
+
+      await harness.send(id, `guarded:${target}-1`, { messageId: 'm1' });
+      expect(await outputOf(1)).toMatchObject({
+        status: 'error',
+        errorType: expect.stringMatching(/rejected|approval-expired/),
+      });
+      await heardOfTheEnd(harness, id);
+
+      await harness.grant(id, {
+        grantId: 'guarded-mine',
+        toolName: 'guarded',
+        match: [{ path: 'target', pattern: `^${target}-` }],
+        by: 'ops',
+      });
+      expect((await harness.state(id)).grants).toEqual([
+        expect.objectContaining({ grantId: 'guarded-mine', scope: 'conversation', by: 'ops' }),
+      ]);
+      await expect(harness.grant(id, { grantId: 'guarded-mine', toolName: 'guarded' })).rejects.toThrow(
+        /grant "guarded-mine" is already in force in conversation/,
+      );
+
+      await harness.send(id, `guarded:${target}-2`, { messageId: 'm2' });
+      expect(await outputOf(2)).toMatchObject({ status: 'ok', content: `acted on ${target}-2` });
+      await heardOfTheEnd(harness, id);
+      // The turn reported it still in force: the conversation keeps it.
+      expect((await harness.state(id)).grants?.map((g) => g.grantId)).toEqual(['guarded-mine']);
+
+      await harness.revoke(id, 'guarded-mine');
+      expect((await harness.state(id)).grants).toBeUndefined();
+      await harness.send(id, `guarded:${target}-3`, { messageId: 'm3' });
+      expect(await outputOf(3)).toMatchObject({ status: 'error' });
+      expect(guardedRuns.filter((t) => t.startsWith(target))).toEqual([`${target}-2`]);
+      await heardOfTheEnd(harness, id);
+      await expect(harness.revoke(id, 'guarded-mine')).rejects.toThrow(
+        /no grant "guarded-mine" is in force in conversation/,
+      );
     });
   });
 }

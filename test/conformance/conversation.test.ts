@@ -1,6 +1,7 @@
 import { InProcessConversations, InProcessExecutor } from 'durable-turns';
 import { pollFor } from '../temporal/support/poll';
 import {
+  conversationApprovals,
   conversationCases,
   conversationHooks,
   conversationModel,
@@ -12,6 +13,7 @@ const options = {
   model: conversationModel,
   blobStore: false as const,
   tracing: false as const,
+  approvals: conversationApprovals,
 };
 const plain = new InProcessConversations({
   executor: new InProcessExecutor(options),
@@ -43,4 +45,12 @@ conversationCases({
   delete: (id) => of(id).delete(id),
   watch: (id) => of(id).watch(id, { live: false }),
   list: async () => [...(await plain.list()), ...(await compacting.list())],
+  grant: (id, grant) =>
+    of(id)
+      .grant(id, grant)
+      .then(() => {}),
+  revoke: (id, grantId) =>
+    of(id)
+      .revoke(id, { grantId })
+      .then(() => {}),
 });

@@ -3,6 +3,7 @@ import type { Worker } from '@temporalio/worker';
 import type { Message } from 'durable-turns';
 import { ConversationClient } from 'durable-turns/client';
 import {
+  conversationApprovals,
   conversationCases,
   conversationHooks,
   conversationModel,
@@ -50,7 +51,7 @@ async function turnStarted(client: ConversationClient, id: string, n: number) {
 }
 
 const conversations = () => new ConversationClient(kit.client(taskQueue));
-const turn = { model: 'scripted' };
+const turn = { model: 'scripted', approvals: conversationApprovals };
 const user = (content: string): Message => ({ role: 'user', content });
 
 conversationCases({
@@ -70,6 +71,8 @@ conversationCases({
     (await conversations().list({ search: 'conv-', pageSize: 1_000 })).conversations.map(
       (c) => c.conversationId,
     ),
+  grant: (id, grant) => conversations().grant(id, grant),
+  revoke: (id, grantId) => conversations().revoke(id, grantId),
 });
 
 describe('a conversation on Temporal', () => {

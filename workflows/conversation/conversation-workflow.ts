@@ -23,8 +23,14 @@ import {
   conversationWorkflowInputSchema,
   sendUpdate,
 } from '../../contract/conversation-workflow';
-import { steerSignal, type TurnWorkflowInput } from '../../contract/turn-workflow';
 import {
+  conversationGrantSignal,
+  conversationRevokeSignal,
+  steerSignal,
+  type TurnWorkflowInput,
+} from '../../contract/turn-workflow';
+import {
+  type ApprovalGrant,
   blockMessage,
   type ConversationAction,
   type ConversationHookEvent,
@@ -44,10 +50,12 @@ import {
   type WaitingMessage,
 } from '../../core';
 import { turnWorkflow } from '../turn/turn-workflow';
+import { installGrantHandlers } from './conversation-grant-handlers';
 
 interface TurnEnd {
   turnId: string;
   recordedSteers: string[];
+  grants?: ApprovalGrant[];
   status: TurnStatus;
   reason?: string;
 }
@@ -159,6 +167,7 @@ export async function conversationWorkflow(
     return closed;
   });
   setHandler(conversationStateQuery, () => state);
+  installGrantHandlers({ input, state, actions });
 
   if (!sessionReady) {
     const started = await runConversationHooks({
@@ -268,6 +277,17 @@ async function carryOut(
       );
     return;
   }
+  if (action.kind === 'grant' || action.kind === 'revoke') {
+    // A turn that ended meanwhile cannot be signalled: the conversation already keeps the change.
+    const turn = getExternalWorkflowHandle(action.turnId);
+    await (action.kind === 'grant'
+      ? turn.signal(conversationGrantSignal, action.grant)
+      : turn.signal(conversationRevokeSignal, action.revocation)
+    ).catch((error: unknown) =>
+      log.info(`${action.kind} not delivered to ${action.turnId}: ${String(error)}`),
+    );
+    return;
+  }
   const turnInput: TurnWorkflowInput = {
     ...input.turn,
     turnId: action.turnId,
@@ -276,6 +296,8 @@ async function carryOut(
     ...(state.incarnation ? { conversationIncarnation: state.incarnation } : {}),
     input: action.messages.map((m: WaitingMessage) => m.message),
     run: 1,
+    // The conversation's grants: the turn starts with them, besides those its template gives.
+    ...(action.grants && { config: withGrants(input.turn.config, action.grants) }),
     // Where the turns before held their sessions: this one's calls go there too.
     ...(input.sessions ? { sessions: input.sessions } : {}),
   };
@@ -294,6 +316,8 @@ async function carryOut(
         ended.push({
           turnId: action.turnId,
           recordedSteers: result.steered ?? [],
+          // The grants in force at its end (none: absent); a turn without a result changes none.
+          grants: result.grants ?? [],
           status: result.status,
           ...(result.reason ? { reason: result.reason } : {}),
         });
@@ -319,4 +343,14 @@ async function carryOut(
       reason: `the turn could not start: ${String(error)}`,
     });
   }
+}
+
+/** A turn configuration with the conversation's grants added (a grant of the same id is the conversation's). */
+function withGrants(
+  config: TurnWorkflowInput['config'],
+  grants: ApprovalGrant[],
+): TurnWorkflowInput['config'] {
+  const ids = new Set(grants.map((g) => g.grantId));
+  const own = (config.approvals?.grants ?? []).filter((g) => !ids.has(g.grantId));
+  return { ...config, approvals: { ...config.approvals, grants: [...own, ...grants] } };
 }

@@ -5,6 +5,8 @@ import {
   acceptCallsUpdate,
   approvalSchema,
   approveUpdate,
+  conversationGrantSignal,
+  conversationRevokeSignal,
   grantUpdate,
   modelRequestQuery,
   pinToolsetUpdate,
@@ -100,6 +102,25 @@ export function installTurnHandlers({
       },
     },
   );
+  // From the conversation: the same checks as the updates, but a signal cannot be refused (logged).
+  // Anyone who reaches the frontend can send a signal: a signed turn takes none (its conversation
+  // refuses grants of its own, and its turns' signed grants reach it through their results).
+  const fromConversation = (event: ApprovalEvent) => {
+    const refused =
+      input.config.approvals.signed === true
+        ? 'this turn takes only signed grants and revocations, through its own updates'
+        : engine.checkApprovalEvent(event);
+    if (refused === undefined) queue.push(event);
+    else log.warn(`turn ${input.turnId}: a grant from its conversation was not taken: ${refused}`);
+  };
+  setHandler(conversationGrantSignal, (grant) => {
+    const parsed = approvalGrantSchema.safeParse(grant);
+    if (parsed.success) fromConversation({ kind: 'grant', grant: parsed.data });
+  });
+  setHandler(conversationRevokeSignal, (revocation) => {
+    const parsed = grantRevocationSchema.safeParse(revocation);
+    if (parsed.success) fromConversation({ kind: 'revoke', ...parsed.data });
+  });
   setHandler(steerSignal, (steer) => {
     const parsed = steerSchema.safeParse(steer);
     // A signal cannot be refused: a malformed one is logged and dropped (the conversation never sends one).
