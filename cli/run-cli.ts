@@ -7,10 +7,12 @@ import { registerCodecServerCommand } from './commands/codec-server';
 import { registerDashboardCommand } from './commands/dashboard';
 import { registerDeleteCommand } from './commands/delete';
 import { registerDevCommand } from './commands/dev';
+import { registerGrantCommand } from './commands/grant';
 import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
 import { registerRejectCommand } from './commands/reject';
 import { registerRespondCommand } from './commands/respond';
+import { registerRevokeCommand } from './commands/revoke';
 import { registerRunCommand } from './commands/run';
 import { registerSendCommand } from './commands/send';
 import { registerShowCommand } from './commands/show';
@@ -35,6 +37,8 @@ const commands = [
   registerApproveCommand,
   registerRejectCommand,
   registerRespondCommand,
+  registerGrantCommand,
+  registerRevokeCommand,
   registerDeleteCommand,
   registerHealthCommand,
   registerDashboardCommand,

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { fleetHealthViewSchema } from '../client/fleet-health-view';
 import { healthHistorySchema } from '../contract/fleet-health-history';
-import { decisionViaSchema, maxRespondChars, turnIdSchema, turnStatusSchema } from '../core';
+import {
+  approvalDecisionObjectSchema,
+  argumentMatcherSchema,
+  decisionViaSchema,
+  grantIdSchema,
+  maxRespondChars,
+  turnIdSchema,
+  turnStatusSchema,
+} from '../core';
 
 /** The schemas of the JSON API: requests as they arrive, responses as they leave. */
 
@@ -30,14 +38,33 @@ export const turnParamsSchema = z.strictObject({ id: turnIdSchema });
 export const callParamsSchema = z.strictObject({ id: turnIdSchema, callId: z.string().min(1).max(256) });
 /** Why, kept in the journal with the decision (a rejected call's model reads it). */
 const reasonSchema = z.string().min(1).max(2_000);
-/** `…/approve`: `input`, when given, runs in place of the model's arguments (the turn checks it against the tool's schema). */
+/**
+ * `…/approve`: `input`, when given, runs in place of the model's arguments (the turn checks it
+ * against the tool's schema); `remember` also lets the tool's later calls run ("approve always").
+ */
 export const approveBodySchema = z
-  .strictObject({ reason: reasonSchema.optional(), input: z.unknown().optional() })
+  .strictObject({
+    reason: reasonSchema.optional(),
+    input: z.unknown().optional(),
+    remember: approvalDecisionObjectSchema.shape.remember,
+  })
   .default({});
 export const rejectBodySchema = z.strictObject({ reason: reasonSchema.optional() }).default({});
 /** `…/respond`: `output` is the call's output, as if the tool had answered (the call does not run). */
 export const respondBodySchema = z.strictObject({
   output: z.string().min(1).max(maxRespondChars),
+  reason: reasonSchema.optional(),
+});
+export const grantParamsSchema = z.strictObject({ id: turnIdSchema, grantId: grantIdSchema });
+/**
+ * `POST /api/turns/:id/grants`: a grant's own fields (`ApprovalGrant`); who gave it and through
+ * what are the dashboard's to say, as for decisions. Its id defaults to the tool's name.
+ */
+export const grantBodySchema = z.strictObject({
+  toolName: z.string().min(1).max(200),
+  grantId: grantIdSchema.optional(),
+  match: z.array(argumentMatcherSchema).max(20).default([]),
+  scope: z.enum(['turn', 'conversation']).default('turn'),
   reason: reasonSchema.optional(),
 });
 /** SSE resumption: the `id` of the last entry the client saw (an entry's `seq`). */
@@ -98,6 +125,27 @@ export const decideResponseSchema = z.object({
   input: z.unknown().optional(),
   /** `respond`: the call's output. */
   output: z.string().optional(),
+  /** "Approve always": what the grant covers, and its id (given, or the turn's default `<turn id>/<call id>`). */
+  remember: z.record(z.string(), z.unknown()).optional(),
+  grantId: z.string().optional(),
+});
+/** A grant as it was given (`ApprovalGrant`), by whom and through what. */
+export const grantResponseSchema = z.object({
+  turnId: z.string(),
+  grantId: z.string(),
+  toolName: z.string(),
+  match: z.array(z.record(z.string(), z.unknown())),
+  scope: z.enum(['turn', 'conversation']),
+  reason: z.string().optional(),
+  by: z.string(),
+  via: decisionViaSchema,
+});
+export const revokeResponseSchema = z.object({
+  turnId: z.string(),
+  grantId: z.string(),
+  revoked: z.literal(true),
+  by: z.string(),
+  via: decisionViaSchema,
 });
 export const healthResponseSchema = fleetHealthViewSchema;
 /** `GET /api/health/history` and the `history` event: the fleet health workflow's points, oldest first. */

@@ -282,19 +282,122 @@ describe('live events', () => {
 });
 
 describe('actions', () => {
-  test('approve with a reason: the waiting call runs and the turn completes', async () => {
+  test('approve with a reason: the waiting call runs and the turn completes; "always" answers with the grant it made', async () => {
     const { turnId, handle } = await start('approval', 'api-approve');
     await waitForApproval(turnId);
     const approved = await api(`/api/turns/${turnId}/calls/deploy_prod/approve`, {
       method: 'POST',
       headers: { ...bearer, 'content-type': 'application/json' },
-      body: JSON.stringify({ reason: 'change ticket 42' }),
+      body: JSON.stringify({
+        reason: 'change ticket 42',
+        remember: { match: [{ path: 'target', pattern: '^prod' }] },
+      }),
     });
     expect(approved).toMatchObject({
       status: 200,
-      body: { turnId, toolCallId: 'deploy_prod', approved: true, reason: 'change ticket 42' },
+      body: {
+        turnId,
+        toolCallId: 'deploy_prod',
+        approved: true,
+        reason: 'change ticket 42',
+        remember: { scope: 'turn', match: [{ path: 'target', pattern: '^prod' }] },
+        grantId: `${turnId}/deploy_prod`,
+      },
     });
     expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
+  });
+
+  test('grants: one that does not cover the waiting call leaves it waiting until revoked; revoking it again is a 409; one whose regex covers it lets it run, recorded as approved by it', async () => {
+    const { turnId, handle } = await start('approval', 'api-grant');
+    await waitForApproval(turnId);
+    const post = (route: string, body?: Record<string, unknown>) =>
+      api(`/api/turns/${turnId}${route}`, {
+        method: 'POST',
+        headers: body ? { ...bearer, 'content-type': 'application/json' } : bearer,
+        ...(body && { body: JSON.stringify(body) }),
+      });
+    const stagingOnly = { path: 'target', equals: 'staging' };
+    const granted = await post('/grants', {
+      toolName: 'deploy',
+      grantId: 'staging-only',
+      match: [stagingOnly],
+      reason: 'staging is fine',
+    });
+    expect(granted).toMatchObject({
+      status: 200,
+      body: {
+        turnId,
+        grantId: 'staging-only',
+        toolName: 'deploy',
+        match: [stagingOnly],
+        scope: 'turn',
+        reason: 'staging is fine',
+        by: 'dashboard token holder',
+        via: 'dashboard',
+      },
+    });
+    const stateOf = async () => turnResponseSchema.parse((await api(`/api/turns/${turnId}`)).body).state;
+    // The deploy targets prod: not covered, it waits on; the grant is in force, with who gave it.
+    expect(await stateOf()).toMatchObject({
+      phase: 'awaiting-approval',
+      grants: [
+        expect.objectContaining({
+          grantId: 'staging-only',
+          by: 'dashboard token holder',
+          via: 'dashboard',
+          at: expect.any(Number),
+        }),
+      ],
+    });
+
+    const revoke = () => post('/grants/staging-only/revoke');
+    expect(await revoke()).toMatchObject({
+      status: 200,
+      body: {
+        turnId,
+        grantId: 'staging-only',
+        revoked: true,
+        by: 'dashboard token holder',
+        via: 'dashboard',
+      },
+    });
+    expect((await stateOf())?.grants).toBeUndefined();
+    expect(await revoke()).toMatchObject({
+      status: 409,
+      body: {
+        error: `cannot revoke grant staging-only of turn ${turnId}: no grant "staging-only" is in force in turn ${turnId}`,
+      },
+    });
+
+    // Its id defaults to the tool's name.
+    const covering = await post('/grants', {
+      toolName: 'deploy',
+      match: [{ path: 'target', pattern: '^prod$' }],
+    });
+    expect(covering).toMatchObject({ status: 200, body: { grantId: 'deploy' } });
+    expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Deployed to prod.' });
+    const stream = await readSse({ url: `${dashboard.url}/api/turns/${turnId}/events` });
+    const entries = stream.events.flatMap((e) => {
+      const entry = (e.data as { entry?: { type: string } }).entry;
+      return entry?.type.startsWith('approval.') || entry?.type === 'tool.approval_decided' ? [entry] : [];
+    });
+    expect(entries).toEqual([
+      { type: 'approval.granted', grant: expect.objectContaining({ grantId: 'staging-only' }) },
+      expect.objectContaining({
+        type: 'approval.revoked',
+        grantId: 'staging-only',
+        by: 'dashboard token holder',
+      }),
+      { type: 'approval.granted', grant: expect.objectContaining({ grantId: 'deploy' }) },
+      expect.objectContaining({
+        type: 'tool.approval_decided',
+        toolCallId: 'deploy_prod',
+        approved: true,
+        grantId: 'deploy',
+        by: 'dashboard token holder',
+        via: 'dashboard',
+      }),
+    ]);
   });
 
   test("approve with edited arguments: an edit the tool's schema refuses is a 409 with the turn's reason and nothing runs; a valid one runs, recorded as the dashboard token holder's", async () => {

@@ -333,11 +333,32 @@ describe('actions from the page', () => {
     expect(await replayed.json()).toMatchObject({ authenticated: false });
   });
 
-  test('reject with a reason: the call shows an explicit error output, the model reads it', async () => {
+  test('a grant shows in the Grants panel until revoked there; reject with a reason: the call shows an explicit error output, the model reads it', async () => {
     const { turnId, handle } = await start('approval', 'reject');
     await logIn();
     await openTurn(turnId);
     await page.locator('[data-call-id="deploy_prod"][data-outcome="waiting"]').waitFor();
+    // A grant that does not cover the waiting call (it deploys to prod): listed, with who gave it.
+    await dashboard.client.attach(turnId).grant({
+      grantId: 'staging-only',
+      toolName: 'deploy',
+      match: [{ path: 'target', equals: 'staging' }],
+      by: 'carol',
+      via: 'cli',
+    });
+    const grant = page.locator('[data-grants] [data-grant-id="staging-only"]');
+    await grant.waitFor();
+    expect(await grant.textContent()).toMatch(
+      /^staging-only: deploy calls where target = "staging" run without asking — by carol via the CLI, \d{4}-/,
+    );
+    await confirmAction('Revoke', 'Revoke');
+    await page.locator('[data-grants]').waitFor({ state: 'detached' });
+    await page
+      .locator('[data-entry-type="approval.revoked"]')
+      .getByText('Grant staging-only revoked by dashboard token holder via the dashboard')
+      .waitFor();
+    expect((await dashboard.client.attach(turnId).state()).grants).toBeUndefined();
+
     await page.getByLabel(/Reason/).fill('not on a Friday');
     await confirmAction('Reject', 'Reject');
     await page.locator('[data-call-id="deploy_prod"][data-outcome="error"]').waitFor();

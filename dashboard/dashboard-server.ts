@@ -17,6 +17,7 @@ import { HealthFeed } from './health-feed';
 import { LoginSessions } from './login-sessions';
 import { registerActionRoutes } from './routes/action-routes';
 import { registerConversationRoutes } from './routes/conversation-routes';
+import { registerGrantRoutes } from './routes/grant-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerSessionRoutes } from './routes/session-routes';
 import { registerTurnEventsRoute } from './routes/turn-events-route';
@@ -113,6 +114,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerTurnsRoutes({ app, context });
   registerTurnEventsRoute({ app, context });
   registerActionRoutes({ app, context });
+  registerGrantRoutes({ app, context });
   registerConversationRoutes({ app, context });
   registerHealthRoutes({ app, context });
   registerVendorRoutes({ app });

@@ -4,6 +4,7 @@ import { commandSetup, withClient } from '../command-setup';
 import { exitCodes } from '../exit-codes';
 import { findTurn } from '../find-turn';
 import { readResult } from '../read-result';
+import { grantLines } from '../render/grant-text';
 import { stateLines } from '../render/state-lines';
 import { transcriptLines } from '../render/transcript-lines';
 import { resultUsageLine } from '../render/usage-line';
@@ -61,6 +62,8 @@ export function registerShowCommand({ program }: { program: Command }): void {
               `turn ${c.bold(turnId)} ${result.status}${result.reason ? `: ${result.reason}` : ''}`,
             );
             output.result(c.dim(resultUsageLine({ result })));
+            const grants = { grants: result.grants, turnId, colors: c, context, ended: true };
+            for (const line of grantLines(grants)) output.result(line);
             output.result('');
             for (const line of transcriptLines({ transcript: result.transcript, colors: c }))
               output.result(line);

@@ -4,7 +4,10 @@ export interface CommandContext {
   prefix: string;
 }
 
-/** The exact commands that approve, reject or answer (in the tool's place) a call waiting for a decision. */
+/**
+ * The exact commands that approve, reject or answer (in the tool's place) a call waiting for a
+ * decision, and that approve it always (its tool's later calls in the turn too).
+ */
 export function answerCommands({
   context,
   turnId,
@@ -13,12 +16,13 @@ export function answerCommands({
   context: CommandContext;
   turnId: string;
   toolCallId: string;
-}): { approve: string; reject: string; respond: string } {
+}): { approve: string; reject: string; respond: string; always: string } {
   const ids = `${shellQuote({ value: turnId })} ${shellQuote({ value: toolCallId })}`;
   return {
     approve: `${context.prefix} approve ${ids}`,
     reject: `${context.prefix} reject ${ids} --reason '…'`,
     respond: `${context.prefix} respond ${ids} '…'`,
+    always: `${context.prefix} approve ${ids} --always`,
   };
 }
 

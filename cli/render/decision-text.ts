@@ -1,4 +1,4 @@
-import type { JournalEntry, ToolOutput } from '../../core';
+import type { CallView, JournalEntry, ToolOutput } from '../../core';
 import { clip } from './short-text';
 
 type DecidedEntry = Extract<JournalEntry, { type: 'tool.approval_decided' }>;
@@ -14,8 +14,12 @@ export interface DecisionDisplay {
   responded?: boolean;
   /** The arguments the approver ran it with instead of the model's. */
   input?: unknown;
+  /** The arguments were edited, to what is not known here (a running turn's state says only that). */
+  edited?: boolean;
   output?: string;
   by?: string;
+  /** Approved by this grant ("always allow"), without asking: `by` is whoever took the grant. */
+  grantId?: string;
   /** Known from the call's output only: a finished turn's result keeps no decision entries. */
   fromOutput?: boolean;
 }
@@ -29,7 +33,27 @@ export function decisionOf(entry: DecidedEntry): DecisionDisplay {
     ...(entry.input !== undefined && { input: entry.input }),
     ...(entry.output !== undefined && { output: entry.output }),
     ...(entry.by !== undefined && { by: entry.by }),
+    ...(entry.grantId !== undefined && { grantId: entry.grantId }),
   };
+}
+
+/**
+ * A running turn's call as its state says it was decided: only an approval (by whom, by which
+ * grant, edited) or an answer in the tool's place; a state does not tell a rejection from an
+ * expired approval, and the call's error says either.
+ */
+export function decisionOfView(call: Pick<CallView, 'decision' | 'status'>): DecisionDisplay | undefined {
+  const decided = call.decision;
+  if (!decided) return undefined;
+  const by = decided.by !== undefined && { by: decided.by };
+  if (decided.approved)
+    return {
+      approved: true,
+      ...by,
+      ...(decided.grantId !== undefined && { grantId: decided.grantId }),
+      ...(decided.edited && { edited: true }),
+    };
+  return call.status === 'ok' ? { approved: false, responded: true, ...by } : undefined;
 }
 
 /** What an output says of the decision it came from: edited arguments or an approver's answer. */
@@ -54,8 +78,9 @@ export function decisionFromOutput(output: ToolOutput): DecisionDisplay | undefi
 
 /**
  * `approved by alice (arguments edited: {"path":"/tmp/x"}): ok`, `rejected by carol: not today`,
- * `answered by bob: "saved by hand"`, `approval expired`; `brief` (a live frame's state, short on
- * room): who and what only — `approved by alice, arguments edited`, `answered by bob`.
+ * `answered by bob: "saved by hand"`, `approval expired`, `approved by grant deploy (alice)`;
+ * `brief` (a live frame's state, short on room): who and what only — `approved by alice, arguments
+ * edited`, `answered by bob`.
  */
 export function decisionText({
   decision,
@@ -76,11 +101,16 @@ export function decisionText({
     return `answered${by}${said}${decision.reason ? `; ${decision.reason}` : ''}`;
   }
   if (!decision.approved) return `rejected${by}${why}`;
-  const edited =
-    decision.input === undefined
+  const changed =
+    decision.input === undefined && !decision.edited
       ? ''
-      : brief
+      : brief || decision.input === undefined
         ? ', arguments edited'
         : ` (arguments edited: ${clip({ text: JSON.stringify(decision.input) ?? 'undefined', max: 80 })})`;
-  return `approved${by}${edited}${why}`;
+  // A grant's approver took the grant, not this decision: named after it.
+  const approver =
+    decision.grantId === undefined
+      ? by
+      : ` by grant ${decision.grantId}${decision.by ? ` (${decision.by})` : ''}`;
+  return `approved${approver}${changed}${why}`;
 }

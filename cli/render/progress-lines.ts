@@ -2,6 +2,7 @@ import { userText } from '../../core';
 import type { Colors } from '../output';
 import { answerCommands, type CommandContext } from './answer-commands';
 import { decisionOf, decisionText } from './decision-text';
+import { coveredText, grantOrigin } from './grant-text';
 import { clip, formatMs, shortArgs } from './short-text';
 import { displayStateView, type TurnDisplay } from './turn-display';
 import type { TurnEvent } from './turn-event';
@@ -145,6 +146,19 @@ export function progressLines({
     }
     case 'tool.approval_decided':
       return [`  ${named(entry.toolCallId)} ${decisionText({ decision: decisionOf(entry) })}`];
+    case 'approval.granted': {
+      const { grant } = entry;
+      const origin = grantOrigin({ ...grant, at: undefined });
+      return [
+        `  ${colors.cyan('granted')} ${grant.grantId}${origin ? ` ${origin}` : ''}: ${coveredText(grant)} run without asking${grant.reason ? ` (${clip({ text: grant.reason, max: 80 })})` : ''}`,
+      ];
+    }
+    case 'approval.revoked': {
+      const origin = grantOrigin({ ...entry, at: undefined });
+      return [
+        `  ${colors.cyan('revoked')} grant ${entry.grantId}${origin ? ` ${origin}` : ''}: the calls it allowed ask again`,
+      ];
+    }
     case 'turn.halted':
       return [colors.yellow(`turn halting: ${entry.reason} — ${entry.detail}`)];
     case 'turn.finished': {

@@ -1,5 +1,6 @@
 import type { Colors } from '../output';
 import { callMark, callState } from './call-marks';
+import { coveredText } from './grant-text';
 import { clip, shortArgs } from './short-text';
 import { displayStateView, type TurnDisplay } from './turn-display';
 import { usageLine } from './usage-line';
@@ -9,8 +10,8 @@ const shownResponses = 3;
 
 /**
  * The live view of a turn, redrawn in place on a terminal: each response, its waves and calls
- * (name, short arguments, state, attempt, duration, outcome), a call waiting for approval, and
- * usage with the budget left.
+ * (name, short arguments, state, attempt, duration, outcome), a call waiting for approval, the
+ * grants in force, and usage with the budget left.
  */
 export function renderFrame({
   display,
@@ -79,6 +80,10 @@ export function renderFrame({
         clip({ text: `  halting: ${display.halted.reason} — ${display.halted.detail}`, max: width - 1 }),
       ),
     );
+  if (view?.grants?.length && !display.finished) {
+    const grants = view.grants.map((g) => `${g.grantId} (${coveredText(g)})`).join('; ');
+    lines.push(colors.cyan(clip({ text: `  run without asking: ${grants}`, max: width - 1 })));
+  }
   if (view) lines.push(colors.dim(clip({ text: `  ${usageLine({ view })}`, max: width - 1 })));
   return lines;
 }

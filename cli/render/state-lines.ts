@@ -1,10 +1,15 @@
 import type { TurnStateView } from '../../core';
 import type { Colors } from '../output';
 import { answerCommands, type CommandContext } from './answer-commands';
+import { decisionOfView, decisionText } from './decision-text';
+import { grantLines } from './grant-text';
 import { shortArgs } from './short-text';
 import { usageLine } from './usage-line';
 
-/** A running turn's `state()` for people: what it does now, each call of its batch, usage and budget. */
+/**
+ * A running turn's `state()` for people: what it does now, each call of its batch (and how it was
+ * decided), the grants in force, usage and budget.
+ */
 export function stateLines({
   view,
   colors,
@@ -23,11 +28,13 @@ export function stateLines({
   for (const call of [...view.calls, ...earlier]) {
     const phase = call.phase === 'awaiting-approval' ? 'awaiting approval' : call.phase;
     const state = call.background ? `${call.status ?? phase} in the background` : (call.status ?? phase);
+    const decision = decisionOfView(call);
+    const decided = decision ? ` · ${decisionText({ decision, brief: true })}` : '';
     lines.push(
-      `  wave ${call.wave + 1}  ${call.toolName} ${colors.dim(`#${call.toolCallId}`)}  ${state}${call.attempts > 0 ? ` · attempt ${call.attempts}` : ''}`,
+      `  wave ${call.wave + 1}  ${call.toolName} ${colors.dim(`#${call.toolCallId}`)}  ${state}${decided}${call.attempts > 0 ? ` · attempt ${call.attempts}` : ''}`,
     );
     if (call.approval) {
-      const { approve, reject, respond } = answerCommands({
+      const { approve, reject, respond, always } = answerCommands({
         context,
         turnId: view.turnId,
         toolCallId: call.toolCallId,
@@ -36,8 +43,10 @@ export function stateLines({
       lines.push(`      ${colors.magenta('approve:')} ${approve}`);
       lines.push(`      ${colors.magenta('reject: ')} ${reject}`);
       lines.push(`      ${colors.magenta('respond:')} ${respond}`);
+      lines.push(`      ${colors.magenta('always: ')} ${always}`);
     }
   }
+  lines.push(...grantLines({ grants: view.grants, turnId: view.turnId, colors, context }));
   lines.push(colors.dim(usageLine({ view })));
   return lines;
 }

@@ -15,11 +15,12 @@ import { approverOf } from '../approver-identity';
 import { type DashboardContext, withUpstreamDeadline } from '../dashboard-context';
 import { findTurn } from '../find-turn';
 import { sendJson } from '../send-json';
+import { updateRunningTurn } from '../update-running-turn';
 import { upstreamError } from '../upstream-error';
 
 /**
- * The body of each decision on a waiting call: `approve` may carry edited arguments (`input`),
- * `respond` carries the call's output; each may say why.
+ * The body of each decision on a waiting call: `approve` may carry edited arguments (`input`) and
+ * "always" (`remember`), `respond` carries the call's output; each may say why.
  */
 const decisionBodies = { approve: approveBodySchema, reject: rejectBodySchema, respond: respondBodySchema };
 type Verb = keyof typeof decisionBodies;
@@ -62,7 +63,8 @@ export function registerActionRoutes({
 
 /**
  * Sends one decision as this request's approver (see `approverOf`). One the turn refuses — the
- * call does not wait, or edited arguments fail the tool's schema — is a 409 with its reason.
+ * call does not wait, edited arguments fail the tool's schema, the grant's id is in force — is a
+ * 409 with its reason.
  */
 async function decide({
   context,
@@ -76,20 +78,16 @@ async function decide({
   const { id, callId } = parseInput({ schema: callParamsSchema, value: request.params, where: 'path' });
   const body = parseInput({ schema: decisionBodies[verb], value: request.body ?? undefined, where: 'body' });
   const by = approverOf({ headers: request.headers, config: context.config });
-  const found = await findTurn({ context, turnId: id });
-  if (!found.running)
-    throw new ApiError(
-      409,
-      `turn ${id} already ended (${found.workflowStatus.toLowerCase()}); no call of it waits for a decision`,
-    );
   const decision = { toolCallId: callId, decision: verb, ...body, by, via: 'dashboard' as const };
-  await withUpstreamDeadline({ context, fn: () => context.client.attach(id).decide(decision) }).catch(
-    (error: unknown) => {
-      const mapped = upstreamError({ error, context: context.upstream, turnId: id });
-      if (mapped.status === 409)
-        throw new ApiError(409, `cannot ${verb} ${callId} of turn ${id}: ${mapped.message}`);
-      throw mapped;
-    },
-  );
-  return { turnId: id, approved: verb === 'approve', ...decision };
+  await updateRunningTurn({
+    context,
+    turnId: id,
+    nothing: 'no call of it waits for a decision',
+    cannot: `${verb} ${callId} of turn ${id}`,
+    send: (handle) => handle.decide(decision),
+  });
+  // The grant's id when the body left it to the turn (see `ApprovalDecision.remember`).
+  const remember = 'remember' in body ? body.remember : undefined;
+  const grantId = remember && (remember.grantId ?? `${id}/${callId}`);
+  return { turnId: id, approved: verb === 'approve', ...decision, ...(grantId !== undefined && { grantId }) };
 }

@@ -28,7 +28,8 @@ import {
 const taskQueue = `cli-${process.pid}`;
 const gates = mkdtempSync(path.join(tmpdir(), 'cli-gates-'));
 const env = { DURABLE_TURNS_TASK_QUEUE: taskQueue, DURABLE_TURNS_TEST_GATES: gates };
-const agent = path.join(__dirname, '../agents/operator-agent.ts');
+// The operator agent, and a model whose turn holds after its deploy (for the grant test).
+const agent = path.join(__dirname, 'support/grant-agent.ts');
 let worker: CliProcess;
 
 /**
@@ -376,6 +377,75 @@ describe('deciding on a call', () => {
       "tool deploy #deploy_prod ok:\n    saved by hand\n    [answered by bob in the tool's place; the tool did not run]\n",
     );
   });
+
+  test('grant: one whose matcher covers the waiting call lets it run, approved by the grant; show lists the grant until it is revoked; revoking it again fails naming it (exit 1)', async () => {
+    const turnId = uniqueTurnId('cli-grant');
+    const run = await deployWaiting({ turnId, json: false, model: 'deploy-held' });
+    const granted = await cli({
+      args: [
+        'grant',
+        turnId,
+        'deploy',
+        '--match',
+        'target=prod',
+        '--id',
+        'prod-deploys',
+        '--reason',
+        'release day',
+        '--as',
+        'alice',
+        '--json',
+      ],
+      env,
+    });
+    expect(granted.code).toBe(0);
+    expect(JSON.parse(granted.stdout)).toEqual({
+      turnId,
+      grantId: 'prod-deploys',
+      toolName: 'deploy',
+      match: [{ path: 'target', equals: 'prod' }],
+      scope: 'turn',
+      reason: 'release day',
+      by: 'alice',
+    });
+    // The deploy ran (its wave is over) and the turn holds on its gate: still running, to be shown.
+    await run.waitFor({ pattern: /gate #gate_held .* attempt 1 started/, what: 'the deploy ran' });
+    const shown = await cli({ args: ['show', turnId], env });
+    expect(shown.stdout).toMatch(
+      /deploy #deploy_prod {2}ok · approved by grant prod-deploys \(alice\) · attempt 1\n/,
+    );
+    expect(shown.stdout).toMatch(
+      /grants in force \(its calls run without asking\):\n {2}prod-deploys {2}deploy calls where target = "prod" {2}by alice via cli at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n {6}reason: release day\n/,
+    );
+    expect(shown.stdout).toContain(`revoke: durable-turns revoke ${turnId} prod-deploys\n`);
+
+    const revoke = () => cli({ args: ['revoke', turnId, 'prod-deploys', '--as', 'bob'], env });
+    const revoked = await revoke();
+    expect(revoked).toMatchObject({
+      code: 0,
+      stdout: `revoked grant prod-deploys of turn ${turnId}: the calls it allowed ask again\n`,
+    });
+    // The call it let run stays approved by it; the grant is no longer in force.
+    const after = await cli({ args: ['show', turnId], env });
+    expect(after.stdout).toContain('approved by grant prod-deploys (alice)');
+    expect(after.stdout).not.toContain('grants in force');
+    const again = await revoke();
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      `durable-turns: cannot revoke grant prod-deploys of turn ${turnId}: no grant "prod-deploys" is in force in turn ${turnId}; \`durable-turns show ${turnId}\` lists the grants in force\n`,
+    );
+
+    openGate({ folder: gates, turnId, gate: 'held' });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain(
+      '  granted prod-deploys by alice via cli: deploy calls where target = "prod" run without asking (release day)\n',
+    );
+    expect(ended.stderr).toContain('deploy #deploy_prod approved by grant prod-deploys (alice)\n');
+    expect(ended.stderr).toContain(
+      '  revoked grant prod-deploys by bob via cli: the calls it allowed ask again\n',
+    );
+  });
 });
 
 test('Ctrl-C stops showing the turn, not the turn: exit 130, and the printed cancel command stops it', async () => {
@@ -512,15 +582,23 @@ describe('errors name the problem and exit non-zero', () => {
     const run = await cli({ args: ['run', '--model', 'no-such-model', 'hi'], env });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(
-      /failed: .*unknown model "no-such-model"; this worker has: quick, approval, slow, waves, broken, streaming/,
+      /failed: .*unknown model "no-such-model"; this worker has: quick, approval, slow, waves, broken, streaming, deploy-held/,
     );
   });
 });
 
 /** `run --model approval` (its progress piped, or as JSON lines), once its deploy call waits for a decision. */
-async function deployWaiting({ turnId, json }: { turnId: string; json: boolean }): Promise<CliProcess> {
+async function deployWaiting({
+  turnId,
+  json,
+  model = 'approval',
+}: {
+  turnId: string;
+  json: boolean;
+  model?: string;
+}): Promise<CliProcess> {
   const run = new CliProcess({
-    args: ['run', ...(json ? ['--json'] : []), '--model', 'approval', '--turn-id', turnId, 'deploy'],
+    args: ['run', ...(json ? ['--json'] : []), '--model', model, '--turn-id', turnId, 'deploy'],
     env,
   });
   await run.waitFor({

@@ -1,11 +1,11 @@
 // What was decided about a call that waited for approval, as the journal keeps it: who decided,
-// through what and when, the arguments an approver edited, the text one answered with in the
-// tool's place, or that nobody decided in time. And an output that ran with edited arguments, or
-// that an approver wrote, says so.
+// through what and when, the grant that let it run, the arguments an approver edited, the text one
+// answered with in the tool's place, or that nobody decided in time. And an output that ran with
+// edited arguments, or that an approver wrote, says so.
 import { html } from '/vendor/preact-htm.js';
 import { shortJson, time } from './format.mjs';
 
-const throughWhat = {
+export const throughWhat = {
   api: 'the API',
   cli: 'the CLI',
   dashboard: 'the dashboard',
@@ -26,19 +26,24 @@ function headline(decision, kind) {
   const verb = { approve: 'Approved', reject: 'Rejected', respond: 'Answered' }[kind];
   const who = decision.by ? ` by ${decision.by}` : '';
   const via = decision.via ? ` via ${throughWhat[decision.via] ?? decision.via}` : '';
+  // A grant's approver gave the grant, not this decision: named after it.
+  const by =
+    decision.grantId === undefined
+      ? `${who}${via}`
+      : ` by grant ${decision.grantId}${who || via ? ` (${`${who}${via}`.trim()})` : ''}`;
   const how =
     kind === 'respond'
       ? " in the tool's place"
       : decision.input !== undefined
         ? ', with edited arguments'
         : '';
-  return `${verb}${who}${via}${how}${decision.reason ? `: ${decision.reason}` : ''}`;
+  return `${verb}${by}${how}${decision.reason ? `: ${decision.reason}` : ''}`;
 }
 
 /** A `tool.approval_decided` entry, as a line of its call (and what was edited or answered). */
 export function Decision({ decision }) {
   const kind = kindOf(decision);
-  return html`<div class="decision" data-decision=${kind}>
+  return html`<div class="decision" data-decision=${kind} data-grant-id=${decision.grantId}>
     <p>${headline(decision, kind)}${decision.at !== undefined && html` <span class="call-id">${time(decision.at)}</span>`}</p>
     ${decision.input !== undefined && html`<pre class="call-args" data-decision-input>${shortJson(decision.input)}</pre>`}
     ${decision.output !== undefined && html`<pre class="call-args" data-decision-output>${decision.output}</pre>`}

@@ -1,7 +1,9 @@
 // What happened between a turn's model responses, drawn as rows of the timeline: a user's message
-// that joined the running turn (a conversation's steer), and the context compacted to fit.
+// that joined the running turn (a conversation's steer), the context compacted to fit, and a grant
+// given ("always allow") or revoked.
 import { html } from '/vendor/preact-htm.js';
 import { contentText, time } from './format.mjs';
+import { coveredText, whoText } from './grants-panel.mjs';
 
 const compactionWhy = {
   budget: 'The context reached the size it is kept under',
@@ -36,11 +38,24 @@ function Compacted({ entry }) {
     <details class="output"><summary>Summary (${entry.summary.length} characters)</summary><pre>${entry.summary}</pre></details>`;
 }
 
+function Granted({ entry: { grant } }) {
+  return html`<h3>Grant <code>${grant.grantId}</code> given ${whoText(grant)}</h3>
+    <p class="note-detail">${coveredText(grant)} run without asking${grant.scope === 'conversation' ? ', for the rest of the conversation' : ''}${grant.at !== undefined ? ` (from ${time(grant.at)})` : ''}.</p>
+    ${grant.reason && html`<p class="note-detail">Reason: ${grant.reason}</p>`}`;
+}
+
+function Revoked({ entry }) {
+  return html`<h3>Grant <code>${entry.grantId}</code> revoked ${whoText(entry)}</h3>
+    <p class="note-detail">The calls it covered ask for approval again (from ${time(entry.at)}).</p>`;
+}
+
 const rows = {
   'user.steered': Steered,
   'context.compaction_requested': CompactionRequested,
   'context.compaction_failed': CompactionFailed,
   'context.compacted': Compacted,
+  'approval.granted': Granted,
+  'approval.revoked': Revoked,
 };
 
 /** One note of the timeline (see `withEntry`), as a row between the responses. */

@@ -1,8 +1,10 @@
-// Actions on a turn — approve or reject a waiting call (with a reason), approve it with edited
-// arguments or answer in its place (decide-forms.mjs), cancel the turn — each asked again in a
-// modal dialog before it is sent. What it did shows up through the event stream.
+// Actions on a turn — approve (always, too: approve-always.mjs) or reject a waiting call (with a
+// reason), approve it with edited arguments or answer in its place (decide-forms.mjs), cancel the
+// turn — each asked again in a modal dialog before it is sent. What it did shows up through the
+// event stream.
 import { html, useEffect, useRef, useState } from '/vendor/preact-htm.js';
 import { callActionPath, postAction } from './api.mjs';
+import { AlwaysAllow, alwaysLine, alwaysOff, rememberOf } from './approve-always.mjs';
 import { EditArguments, RespondInstead } from './decide-forms.mjs';
 import { shortJson } from './format.mjs';
 
@@ -44,32 +46,44 @@ export function ConfirmDialog({ request, onDone }) {
   </dialog>`;
 }
 
-/** Approve / reject buttons and a reason field for one waiting call; edit or respond open a form. */
+/** Approve (always, too) / reject buttons and a reason field for one waiting call; edit or respond open a form. */
 export function DecideCall({ turnId, call, ask }) {
   const [reason, setReason] = useState('');
+  const [always, setAlways] = useState(alwaysOff);
+  const [problem, setProblem] = useState('');
   // Which form is open below the buttons: 'edit', 'respond', or none.
   const [form, setForm] = useState(null);
   const toggle = (name) => setForm((open) => (open === name ? null : name));
   const id = `reason-${call.toolCallId}`;
   const args = shortJson(call.input ?? null);
-  const decide = (verb) =>
+  const decide = (verb) => {
+    const remember = verb === 'approve' ? rememberOf(always) : undefined;
+    setProblem(remember?.problem ?? '');
+    if (remember?.problem) return;
     ask({
       title: `${verb === 'approve' ? 'Approve' : 'Reject'} ${call.toolName} (${call.toolCallId})?`,
       detail: html`<span>It runs with:</span><pre class="call-args" data-confirm-args>${args}</pre>${
         reason ? `Reason: ${reason}` : 'No reason given.'
-      }`,
+      }${remember && html`<p data-confirm-always>${alwaysLine(call, remember)}</p>`}`,
       confirm: verb === 'approve' ? 'Approve' : 'Reject',
       // Approving lets the call run as asked; rejecting and cancelling stop work: those are red.
       danger: verb !== 'approve',
-      done: `${call.toolCallId} ${verb === 'approve' ? 'approved' : 'rejected'}`,
-      run: () => postAction(callActionPath(turnId, call.toolCallId, verb), reason ? { reason } : {}),
+      done: `${call.toolCallId} ${verb === 'approve' ? 'approved' : 'rejected'}${remember ? ", and its tool's later calls allowed" : ''}`,
+      run: () =>
+        postAction(callActionPath(turnId, call.toolCallId, verb), {
+          ...(reason && { reason }),
+          ...(remember && { remember }),
+        }),
     });
+  };
   return html`<div class="decide">
     ${call.approval?.reason && html`<p>Asks approval: ${call.approval.reason}</p>`}
     <p>It runs with:</p>
     <pre class="call-args" data-call-args>${args}</pre>
     <label for=${id}>Reason (kept in the journal; a rejected call's model reads it)</label>
     <input id=${id} maxlength="2000" value=${reason} onInput=${(e) => setReason(e.currentTarget.value)} />
+    <${AlwaysAllow} call=${call} always=${always} onChange=${setAlways} />
+    ${problem && html`<p class="problem" role="alert" data-always-problem>${problem}</p>`}
     <div class="buttons">
       <button type="button" class="primary" onClick=${() => decide('approve')}>Approve</button>
       <button type="button" class="danger" onClick=${() => decide('reject')}>Reject</button>

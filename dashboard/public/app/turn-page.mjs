@@ -1,8 +1,10 @@
 // One turn: its status, usage and budget, its timeline kept live from the event stream
-// (`GET /api/turns/:id/events`), its actions, and a link to it in the Temporal Web UI.
+// (`GET /api/turns/:id/events`), the grants in force, its actions, and a link to it in the
+// Temporal Web UI.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { getJson } from './api.mjs';
 import { contentText, duration, shortJson, time } from './format.mjs';
+import { GrantsPanel } from './grants-panel.mjs';
 import { TimelineView } from './timeline-view.mjs';
 import { CancelTurn, ConfirmDialog, DecideCall } from './turn-actions.mjs';
 import { emptyTimeline, withEntry, withLive, withState } from './turn-timeline.mjs';
@@ -123,6 +125,7 @@ export function TurnPage({ turnId, session }) {
       html`<p class=${notice.ok ? 'notice' : 'problem'} role=${notice.ok ? 'status' : 'alert'} data-action-result=${notice.ok ? 'ok' : notice.status}>
       ${notice.message}${notice.status === 401 ? html` — <a href="/login">log in</a>` : ''}</p>`
     }
+    ${running && html`<${GrantsPanel} turnId=${turnId} grants=${timeline.grants} ask=${canAct ? setAsking : null} />`}
     ${timeline.input && html`<${TurnInput} messages=${timeline.input} />`}
     <h2>Timeline</h2>
     <${TimelineView} timeline=${timeline} now=${now} actions=${actions} />

@@ -1,7 +1,8 @@
 // A turn's timeline, folded from its event stream: model responses (with their streamed text),
-// each call with its attempts, its wave and its outcome, and the notes between responses (a user's
-// message that joined the turn, the context compacted). Pure functions of the events, so the
-// page draws the same whether it watched from the start or joined late (the stream replays).
+// each call with its attempts, its wave and its outcome, the notes between responses (a user's
+// message that joined the turn, the context compacted, a grant given or revoked), and the grants
+// in force. Pure functions of the events, so the page draws the same whether it watched from the
+// start or joined late (the stream replays).
 
 export function emptyTimeline() {
   return {
@@ -12,6 +13,7 @@ export function emptyTimeline() {
     notes: [],
     finished: undefined,
     state: undefined,
+    grants: [],
   };
 }
 
@@ -30,6 +32,8 @@ const noteTypes = new Set([
   'context.compaction_requested',
   'context.compaction_failed',
   'context.compacted',
+  'approval.granted',
+  'approval.revoked',
 ]);
 
 function call(timeline, toolCallId) {
@@ -160,6 +164,12 @@ export function withEntry(old, entry, waves) {
         for (const a of c.attempts) if (a.outcome === 'running') a.outcome = 'interrupted';
       }
       break;
+    case 'approval.granted':
+      timeline.grants = [...old.grants.filter((g) => g.grantId !== entry.grant.grantId), entry.grant];
+      break;
+    case 'approval.revoked':
+      timeline.grants = old.grants.filter((g) => g.grantId !== entry.grantId);
+      break;
     case 'turn.finished':
       timeline.finished = { status: entry.status, reason: entry.reason };
       break;
@@ -171,7 +181,7 @@ function outcomeOf(status) {
   return status === 'needs-approval' ? 'waiting' : status;
 }
 
-/** The timeline after a `state` event: waves and approvals as the turn itself says. */
+/** The timeline after a `state` event: waves, approvals and grants in force as the turn itself says. */
 export function withState(old, state) {
   const calls = old.calls.map((c) => {
     const view = state.calls.find((v) => v.toolCallId === c.toolCallId);
@@ -184,7 +194,8 @@ export function withState(old, state) {
       approval: view.approval,
     };
   });
-  return { ...old, calls, state };
+  // The turn's own word on its grants (a feed that began late lacks the entries that gave some).
+  return { ...old, calls, state, grants: state.grants ?? [] };
 }
 
 /** The timeline after a `live` event: the response's text as it streams. */
