@@ -98,6 +98,7 @@ export {
   turnInputSchema,
   type UserMessage,
 } from './core/schema/messages';
+export { outputConfigOf, type StructuredOutputInput } from './core/schema/output-schema';
 export type { CallPolicy, PreparedCall } from './core/schema/prepared-call';
 export { type ProviderMetadata, providerMetadataSchema } from './core/schema/provider-metadata';
 export { type RetryPolicy, type RetryPolicyInput, retryPolicySchema } from './core/schema/retry-policy';
@@ -118,6 +119,9 @@ export {
   type DetectionConfig,
   type DispatchConfig,
   type LimitsConfig,
+  type OutputConfig,
+  type OutputConfigInput,
+  outputConfigSchema,
   type TimeoutsConfig,
   type TurnConfig,
   type TurnConfigInput,

@@ -56,6 +56,7 @@ export function modelRequestActivity({
       offered,
       conversation,
       compaction,
+      output,
     } = parseInput(callModelInputSchema, input, 'callModel');
     const refusal =
       continuationMode === 'since-receipt' ? deps.models.get(modelName)?.cannotContinue : undefined;
@@ -90,6 +91,7 @@ export function modelRequestActivity({
             maxArgumentBytes,
             continuation,
             compaction,
+            output,
             earlier: () =>
               // A compacted request sends the summary in their place.
               conversation && !compaction
@@ -118,6 +120,7 @@ export function modelRequestActivity({
     maxArgumentBytes,
     continuation,
     compaction,
+    output,
     earlier,
     context,
     offered,
@@ -133,6 +136,7 @@ export function modelRequestActivity({
     maxArgumentBytes: number | undefined;
     continuation: CallModelInput['continuation'];
     compaction: CallModelInput['compaction'];
+    output: CallModelInput['output'];
     /** The messages of the conversation's earlier turns, sent before the turn's own. */
     earlier: () => Promise<Message[]>;
     context: CallModelInput['context'];
@@ -217,6 +221,7 @@ export function modelRequestActivity({
         readFiles: deps.files.read,
         idempotencyKey: idempotencyKey ?? modelRequestKey({ revision: 1, turnId, responseIndex }),
         continuation: built.continuation,
+        output,
         signal: ctx.cancellationSignal,
         priorCallIds: new Set(request.callIds),
         maxArgumentBytes,

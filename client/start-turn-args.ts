@@ -9,7 +9,9 @@ import {
   detectionConfigSchema,
   dispatchConfigSchema,
   limitsConfigSchema,
+  outputConfigOf,
   retryPolicySchema,
+  type StructuredOutputInput,
   timeoutsConfigSchema,
   turnIdSchema,
   turnInputSchema,
@@ -34,6 +36,26 @@ export const startTurnSchema = z.object({
   continuation: continuationSchema.optional(),
   /** Compact the context when it would overflow (see `compactionConfigSchema`); absent: never. */
   compaction: compactionConfigSchema.optional(),
+  /**
+   * A structured answer (see `OutputConfig`): its `schema` a zod schema (converted to JSON Schema
+   * here, before anything is sent) or a JSON Schema; the result's `output` holds the value.
+   */
+  output: z
+    .custom<StructuredOutputInput>(
+      (value) => typeof value === 'object' && value !== null && 'schema' in value,
+      {
+        message: 'output needs a schema (a zod schema or a JSON Schema)',
+      },
+    )
+    .transform((value, ctx) => {
+      try {
+        return outputConfigOf(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   /** Heartbeat timeout; `toolTimeoutMs`, `modelTimeoutMs` and `modelMaxAttempts` are the older names of `timeouts` and `modelRetry`. */
   timing: activityTimingSchema.partial().optional(),
   continueAsNewAfterEvents: z.number().int().positive().optional(),

@@ -120,6 +120,8 @@ export const callModelInputSchema = z.object({
   conversation: conversationTurnRefSchema.optional(),
   /** The turn's latest compaction: the request sends its summary in place of what it covers (`requestMessages`). */
   compaction: appliedCompactionSchema.optional(),
+  /** The turn asks for a structured answer (see `ModelRequest.output`); absent in older workflows. */
+  output: z.object({ schema: z.record(z.string(), z.unknown()), name: z.string().optional() }).optional(),
 });
 export type CallModelInput = z.infer<typeof callModelInputSchema>;
 

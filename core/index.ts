@@ -38,6 +38,7 @@ export * from './schema/journal-entry';
 export * from './schema/listed-toolset';
 export * from './schema/media';
 export * from './schema/messages';
+export * from './schema/output-schema';
 export * from './schema/prepared-call';
 export * from './schema/provider-metadata';
 export * from './schema/retry-policy';

@@ -72,6 +72,7 @@ export async function callModelInProcess({
           readFiles: host.files.read,
           idempotencyKey: op.idempotencyKey,
           continuation,
+          output: op.output,
           signal: abort.signal,
           priorCallIds,
           maxArgumentBytes,

@@ -11,6 +11,7 @@ import type {
   LimitsConfig,
   Message,
   RetryPolicyInput,
+  StructuredOutputInput,
   TimeoutsConfig,
   ToolHealthRegistry,
   ToolLister,
@@ -99,4 +100,6 @@ export interface RunTurnArgs {
   session?: ToolSession;
   /** Grants this turn starts with, besides the executor's (a conversation's: `InProcessConversations` passes them). */
   grants?: readonly ApprovalGrant[];
+  /** A structured answer (see `OutputConfig`): the result's `output` holds the checked value. */
+  output?: StructuredOutputInput;
 }

@@ -1,6 +1,5 @@
 import { type BlobStore, blobStoreOption, hostFiles, keepInputFiles } from '../blobs';
 import {
-  type ApprovalGrant,
   type ApprovalGrantInput,
   approvalGrantSchema,
   assertTurnId,
@@ -9,6 +8,7 @@ import {
   type HostTimers,
   isTranscriptEvent,
   normalizeInput,
+  outputConfigOf,
   type ProgressEntry,
   parsedOrThrow,
   ToolHealthRegistry,
@@ -117,13 +117,13 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input, earlier, session: toolSession, grants }: RunTurnArgs,
+    { turnId, input, earlier, session: toolSession, grants, output }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
     const parsedInput = turnInputSchema.safeParse(input);
     if (!parsedInput.success) throw new Error(`invalid turn input: ${formatIssues(parsedInput.error)}`);
-    const config = withGrants(this.turnConfig(), grants);
+    const config = withOwnChoices(this.turnConfig(), { grants, output });
     // Claimed at once, before anything is awaited: a watch that follows the call finds the turn.
     this.claim(turnId);
     return this.driving(turnId, async (_feed, inbox) => {
@@ -382,10 +382,17 @@ export class InProcessExecutor {
   }
 }
 
-/** The executor's configuration with a turn's own grants added (a grant of the same id is the turn's). */
-function withGrants(config: TurnConfig, grants: readonly ApprovalGrant[] | undefined): TurnConfig {
-  if (!grants?.length) return config;
+/**
+ * The executor's configuration with what a turn has of its own: its grants (a grant of the same id
+ * is the turn's) and its structured answer.
+ */
+function withOwnChoices(
+  config: TurnConfig,
+  { grants, output }: Pick<RunTurnArgs, 'grants' | 'output'>,
+): TurnConfig {
+  const own = output ? { ...config, output: outputConfigOf(output) } : config;
+  if (!grants?.length) return own;
   const ids = new Set(grants.map((g) => g.grantId));
   const kept = (config.approvals.grants ?? []).filter((g) => !ids.has(g.grantId));
-  return { ...config, approvals: { ...config.approvals, grants: [...kept, ...grants] } };
+  return { ...own, approvals: { ...config.approvals, grants: [...kept, ...grants] } };
 }

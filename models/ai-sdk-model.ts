@@ -12,6 +12,7 @@ import { classifyProviderError, unfinishedStreamError } from './classify-provide
 import { assertToolFilesSupported, assertUrlsSupported, unsupportedFileError } from './file-support';
 import {
   assertSupportedLanguageModel,
+  type JsonResponseFormat,
   openLanguageModelStream,
   type PortableCallOptions,
   type SupportedLanguageModel,
@@ -96,6 +97,7 @@ export function aiSdkModel({
         ...(callProviderOptions ? { providerOptions: callProviderOptions } : {}),
         ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
         ...(temperature !== undefined ? { temperature } : {}),
+        ...(request.output ? { responseFormat: responseFormatOf(request.output) } : {}),
       };
       let stream: ReadableStream<SupportedStreamPart>;
       try {
@@ -283,4 +285,9 @@ function tokenCount(value: unknown): number {
   const count =
     typeof value === 'object' && value !== null && 'total' in value ? value.total : (value as unknown);
   return typeof count === 'number' && Number.isFinite(count) && count > 0 ? Math.round(count) : 0;
+}
+
+/** A structured answer as the AI SDK asks providers for it (OpenAI: `response_format` json_schema). */
+function responseFormatOf({ schema, name }: NonNullable<ModelRequest['output']>): JsonResponseFormat {
+  return { type: 'json', schema: schema as JsonResponseFormat['schema'], ...(name ? { name } : {}) };
 }

@@ -140,6 +140,26 @@ describe.each(['openai', 'openai-compatible', 'openai-v3'] as const)(
       expect(seen.indexOf('tool-call')).toBeLessThan(seen.indexOf('finish'));
     });
 
+    it('asks for a structured answer as the provider’s JSON response format, with the turn’s schema', async () => {
+      const { model, server } = await modelFor([{ kind: 'stream', text: ['{"city":"Paris"}'] }]);
+      const schema = {
+        type: 'object',
+        properties: { city: { type: 'string' } },
+        required: ['city'],
+        additionalProperties: false,
+      };
+      await streamResponse({ model, request: wireRequest({ output: { schema, name: 'city' } }) });
+      const format = (server.requests[0]?.body as { response_format?: unknown } | undefined)?.response_format;
+      // The OpenAI providers send the schema itself; the OpenAI-compatible one (older servers) asks for JSON.
+      if (provider === 'openai-compatible')
+        expect(format).toMatchObject({ type: expect.stringMatching(/^json/) });
+      else
+        expect(format).toEqual({
+          type: 'json_schema',
+          json_schema: { name: 'city', schema, strict: expect.any(Boolean) },
+        });
+    });
+
     it('sends the idempotency key as a header and the transcript as chat messages, tool results by call id', async () => {
       const { model, server } = await modelFor([{ kind: 'stream', text: ['ok'] }]);
       await streamResponse({

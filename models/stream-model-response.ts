@@ -32,6 +32,7 @@ export async function streamModelResponse({
   readFiles,
   idempotencyKey,
   continuation,
+  output,
   signal,
   priorCallIds,
   maxArgumentBytes,
@@ -49,6 +50,8 @@ export async function streamModelResponse({
   readFiles?: (messages: readonly Message[]) => Promise<Message[]>;
   idempotencyKey: string;
   continuation: { previousResponseId: string; fromMessage: number } | undefined;
+  /** The turn asks for a structured answer (see `ModelRequest.output`). */
+  output?: ModelRequest['output'] | undefined;
   signal: AbortSignal;
   /** Ids of the turn's earlier calls: a call id is unique within the whole turn. */
   priorCallIds: ReadonlySet<string>;
@@ -70,6 +73,7 @@ export async function streamModelResponse({
     idempotencyKey,
     signal,
     ...continuationOf(messages, continuation),
+    ...(output ? { output } : {}),
   };
   const { collected, broken } = await streamResponse({
     model,

@@ -26,6 +26,12 @@ const supportedVersions: readonly string[] = [
   'v3',
 ] satisfies SupportedLanguageModel['specificationVersion'][];
 
+/** A structured answer as both specs ask for it (the same shape in v3 and v4). */
+export type JsonResponseFormat = Extract<
+  NonNullable<LanguageModelV4CallOptions['responseFormat']>,
+  { type: 'json' }
+>;
+
 /** The call options the port sends; its prompt is mapped to each spec's encoding of files when it is sent. */
 export interface PortableCallOptions {
   prompt: PortablePrompt;
@@ -35,6 +41,8 @@ export interface PortableCallOptions {
   providerOptions?: SharedV4ProviderOptions;
   maxOutputTokens?: number;
   temperature?: number;
+  /** A structured answer: JSON of this schema (the provider's native structured output). */
+  responseFormat?: JsonResponseFormat;
 }
 
 /**

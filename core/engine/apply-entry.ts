@@ -170,8 +170,17 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       // The provider's copy of the conversation is the uncompacted one: the next request sends all.
       state.receipt = undefined;
       return state;
+    case 'output.rejected':
+      state.messages.push(entry.message);
+      state.outputRejections = (state.outputRejections ?? 0) + 1;
+      state.modelDone = false;
+      return state;
     case 'turn.finished':
-      state.finished = { status: entry.status, ...(entry.reason ? { reason: entry.reason } : {}) };
+      state.finished = {
+        status: entry.status,
+        ...(entry.reason ? { reason: entry.reason } : {}),
+        ...(entry.output !== undefined ? { output: entry.output } : {}),
+      };
       state.modelInFlight = false;
       return state;
   }

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { ApprovalDecision } from '../schema/approval-decision';
 import type { ApprovalGrant } from '../schema/approval-grant';
 import { formatIssues, quoted } from '../schema/format-issues';
 import type { JournalEntry } from '../schema/journal-entry';
+import { jsonSchemaChecker } from '../schema/json-schema-check';
 import { checkGrant } from './approval-grants';
 import type { ApprovalRequest } from './engine-types';
 import { needsApproval } from './plan-launches';
@@ -139,7 +139,7 @@ function editRefusal(call: CallState, decision: ApprovalDecision): string | unde
   const schema = call.call.inputSchema ?? call.approvalSchema;
   if (!schema)
     return `${call.call.toolName}'s call ${decision.toolCallId} has no recorded argument schema to check an edit against (it was made before edits were possible): approve it as it is, reject it, or respond`;
-  const checked = argumentsSchema(schema);
+  const checked = jsonSchemaChecker(schema);
   if (typeof checked === 'string')
     return `${call.call.toolName}'s argument schema cannot check an edit: ${checked}`;
   const parsed = checked.safeParse(decision.input);
@@ -147,21 +147,6 @@ function editRefusal(call: CallState, decision: ApprovalDecision): string | unde
     return `the edited arguments do not match ${call.call.toolName}'s schema: ${formatIssues(parsed.error, { root: 'input' })}; nothing ran, the call still waits`;
   return undefined;
 }
-
-/** A recorded JSON Schema as zod checks it (made once per schema), or why it cannot be. */
-function argumentsSchema(schema: Record<string, unknown>): z.ZodType | string {
-  let made = checkers.get(schema);
-  if (made === undefined) {
-    try {
-      made = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
-    } catch (error) {
-      made = error instanceof Error ? error.message : String(error);
-    }
-    checkers.set(schema, made);
-  }
-  return made;
-}
-const checkers = new WeakMap<Record<string, unknown>, z.ZodType | string>();
 
 export function approvalRequest(call: CallState): ApprovalRequest {
   return {

@@ -67,6 +67,14 @@ export interface ModelCall {
   continuation?: { previousResponseId: string; fromMessage: number };
   /** The latest compaction: the request sends its summary in place of what it covers (`requestMessages`). */
   compaction?: AppliedCompaction;
+  /** The turn asks for a structured answer: the provider is asked for JSON of this schema where it can. */
+  output?: RequestedOutput;
+}
+
+/** A structured answer as a model request asks for it (see `OutputConfig`). */
+export interface RequestedOutput {
+  schema: Record<string, unknown>;
+  name?: string;
 }
 
 /**

@@ -44,6 +44,7 @@ export function messagesFromEvents(
       }
     }
     if (event.type === 'user.steered') for (const { message } of event.messages) messages.push(message);
+    if (event.type === 'output.rejected') messages.push(event.message);
     if (event.type === 'background.delivered') {
       messages.push({
         role: 'user',

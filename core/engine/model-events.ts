@@ -1,5 +1,6 @@
 import type { JournalEntry } from '../schema/journal-entry';
 import type { PreparedCall } from '../schema/prepared-call';
+import type { OutputConfig } from '../schema/turn-config';
 import { modelRequestKey } from '../tools/idempotency-key';
 import { canCompact, requestCompaction } from './compaction-events';
 import {
@@ -7,6 +8,7 @@ import {
   type ModelCall,
   type ModelFailure,
   type ModelResponse,
+  type RequestedOutput,
   type ToolStart,
 } from './engine-types';
 import { failedAttempt } from './failed-attempt';
@@ -179,7 +181,12 @@ export function modelOp(state: TurnState): ModelCall {
       ? { continuation: { previousResponseId: receipt.responseId, fromMessage: receipt.messageCount } }
       : {}),
     ...(state.compaction ? { compaction: { ...state.compaction, inputLength: state.inputLength } } : {}),
+    ...(state.config.output ? { output: requestedOutput(state.config.output) } : {}),
   };
+}
+
+function requestedOutput({ schema, name }: OutputConfig): RequestedOutput {
+  return name === undefined ? { schema } : { schema, name };
 }
 
 /** The receipt a stateful turn continues from (none for a turn that sends its whole transcript). */

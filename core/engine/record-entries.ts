@@ -3,6 +3,7 @@ import { copyOutput, type ToolOutput } from '../schema/tool-output';
 import { applyEntry } from './apply-entry';
 import { backgroundCall, batchOutputOf, deliverable } from './background-calls';
 import { maxLostAttemptReruns } from './engine-revision';
+import { answerEntry } from './structured-answer';
 import { batchOpen, type CallState, type TurnState } from './turn-state';
 
 /**
@@ -74,7 +75,11 @@ export function settle(state: TurnState, into: JournalEntry[]): void {
       commit(state, { type: 'turn.finished', status: state.halt.reason, reason: state.halt.detail }, into);
       return;
     }
-    if (state.modelDone) commit(state, { type: 'turn.finished', status: 'completed' }, into);
+    if (!state.modelDone) return;
+    const answered = answerEntry(state);
+    commit(state, answered, into);
+    // Asked again: the request for the new answer comes next.
+    if (answered.type === 'output.rejected') continue;
     return;
   }
 }

@@ -25,6 +25,8 @@ export interface TurnOutcome {
   usage: Usage;
   modelResponses: number;
   toolCalls: number;
+  /** A turn with an output schema (`OutputConfig`) that completed: its answer, parsed and checked. */
+  output?: unknown;
   /** The grants in force when the turn ended: a conversation carries those of scope `conversation` on. */
   grants?: ApprovalGrant[];
 }
@@ -55,6 +57,7 @@ export function outcomeOf(state: TurnState): TurnOutcome {
     usage: state.spent.usage,
     modelResponses: state.spent.modelResponses,
     toolCalls: state.spent.toolCalls,
+    ...(state.finished.output !== undefined ? { output: state.finished.output } : {}),
     ...(state.grants ? { grants: state.grants } : {}),
   };
 }

@@ -90,7 +90,11 @@ const snapshotFields = {
   }),
   halt: halt.optional(),
   pendingHalt: halt.optional(),
-  finished: z.object({ status: turnStatusSchema, reason: z.string().optional() }).optional(),
+  finished: z
+    .object({ status: turnStatusSchema, reason: z.string().optional(), output: z.unknown().optional() })
+    .optional(),
+  /** Only in turns with an output schema whose answer was asked again. */
+  outputRejections: z.number().int().nonnegative().optional(),
   /** Not carried (they are the tool results in `messages`); accepted and ignored when present. */
   outputs: z
     .array(z.object({ toolCallId: z.string(), toolName: z.string(), output: toolOutputSchema }))

@@ -109,7 +109,9 @@ export interface TurnState {
   halt?: { reason: HaltReason; detail: string };
   /** A halt the reducer decided (loop stop) and `settle` must still record. */
   pendingHalt?: { reason: HaltReason; detail: string };
-  finished?: { status: TurnStatus; reason?: string };
+  finished?: { status: TurnStatus; reason?: string; output?: unknown };
+  /** Answers that did not match the turn's output schema (each asked again). */
+  outputRejections?: number;
   outputs: { toolCallId: string; toolName: string; output: ToolOutput }[];
   /** Every tool call id the turn has used. */
   callIds: Set<string>;

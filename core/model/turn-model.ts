@@ -65,6 +65,12 @@ export interface ModelRequest {
    * message says so; `tools` is empty). Absent for the turn's own requests.
    */
   purpose?: 'compaction';
+  /**
+   * The turn asks for a structured answer (see `OutputConfig`): a model that can ask its provider
+   * for JSON of this schema does (the AI SDK adapter sends it as the call's `responseFormat`); the
+   * engine checks the answer either way.
+   */
+  output?: { schema: Record<string, unknown>; name?: string };
 }
 
 /**

@@ -80,7 +80,23 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
     summary: z.string(),
     usage: usageSchema,
   }),
-  z.object({ type: z.literal('turn.finished'), status: turnStatusSchema, reason: z.string().optional() }),
+  /**
+   * The model's answer did not match the turn's output schema (`OutputConfig`): the turn asks
+   * again, with this message saying what was wrong (it joins the transcript as the user's).
+   */
+  z.object({
+    type: z.literal('output.rejected'),
+    responseIndex: z.number().int().nonnegative(),
+    issues: z.string(),
+    message: userMessageSchema,
+  }),
+  z.object({
+    type: z.literal('turn.finished'),
+    status: turnStatusSchema,
+    reason: z.string().optional(),
+    /** A turn with an output schema that completed: its answer, parsed and checked. */
+    output: z.unknown().optional(),
+  }),
 ]);
 
 export const executionRecordSchema = z.discriminatedUnion('type', [

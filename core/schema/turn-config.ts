@@ -153,6 +153,24 @@ export const compactionConfigSchema = z.object({
   instruction: z.string().min(1).max(10_000).default(defaultCompactionInstruction),
 });
 
+/**
+ * A structured answer: the model's final answer must be JSON matching `schema` (a JSON Schema; the
+ * client converts a zod schema), asked of the provider natively where it can. An answer that does
+ * not match is asked again, with what was wrong, at most `maxRetries` times; then the turn fails
+ * with the validation errors. The typed value is the result's `output`.
+ */
+export const outputConfigSchema = z.object({
+  schema: z.record(z.string(), z.unknown()),
+  /** What the answer is, for providers that name a response format (letters, digits, `_`, `-`). */
+  name: z
+    .string()
+    .regex(/^[a-zA-Z0-9_-]{1,64}$/)
+    .optional(),
+  maxRetries: z.number().int().min(0).max(10).default(2),
+});
+export type OutputConfig = z.infer<typeof outputConfigSchema>;
+export type OutputConfigInput = z.input<typeof outputConfigSchema>;
+
 export const turnConfigSchema = z.object({
   dispatch: dispatchConfigSchema.default({ mode: 'parallel', maxConcurrency: defaultMaxConcurrency }),
   budget: budgetSchema.default({}),
@@ -165,6 +183,8 @@ export const turnConfigSchema = z.object({
   continuation: continuationSchema.optional(),
   /** Absent: no compaction (a context that overflows fails the turn, as the provider says). */
   compaction: compactionConfigSchema.optional(),
+  /** Absent: the answer is free text. */
+  output: outputConfigSchema.optional(),
 });
 
 export type DispatchConfig = z.infer<typeof dispatchConfigSchema>;
@@ -192,6 +212,7 @@ export interface TurnConfigChoices {
   limits?: Partial<TurnConfigInput['limits']> | undefined;
   continuation?: TurnConfigInput['continuation'] | undefined;
   compaction?: TurnConfigInput['compaction'] | undefined;
+  output?: TurnConfigInput['output'] | undefined;
 }
 
 /**
@@ -211,5 +232,6 @@ export function turnConfigOf(choices: TurnConfigChoices): TurnConfigInput {
     limits: choices.limits ?? {},
     ...(choices.continuation ? { continuation: choices.continuation } : {}),
     ...(choices.compaction ? { compaction: choices.compaction } : {}),
+    ...(choices.output ? { output: choices.output } : {}),
   };
 }

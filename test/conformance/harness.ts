@@ -9,6 +9,7 @@ import type {
   DispatchConfig,
   LimitsConfig,
   RetryPolicyInput,
+  StructuredOutputInput,
   TimeoutsConfig,
   ToolHealthRegistry,
   ToolLister,
@@ -40,6 +41,8 @@ export interface TurnSpec {
   timeouts?: Partial<TimeoutsConfig>;
   limits?: Partial<LimitsConfig>;
   compaction?: CompactionConfigInput;
+  /** A structured answer (a zod schema or a JSON Schema; see `OutputConfig`). */
+  output?: StructuredOutputInput;
 }
 
 export interface RunningTurn {

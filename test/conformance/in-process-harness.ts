@@ -24,7 +24,7 @@ export const inProcessHarness: ConformanceHarness = {
       ...(spec.compaction ? { compaction: spec.compaction } : {}),
     });
     const result = executor.runTurn(
-      { turnId: spec.turnId, input: spec.input },
+      { turnId: spec.turnId, input: spec.input, ...(spec.output ? { output: spec.output } : {}) },
       { signal: controller.signal },
     );
     return {

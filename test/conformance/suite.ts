@@ -12,6 +12,7 @@ import { outputCases } from './outputs.cases';
 import { retryAndHookCases } from './retries-hooks.cases';
 import { steerCases } from './steer.cases';
 import { streamingCases } from './streaming.cases';
+import { structuredOutputCases } from './structured-output.cases';
 import { watchCases } from './watch.cases';
 import { waveCases } from './waves.cases';
 
@@ -22,7 +23,7 @@ import { waveCases } from './waves.cases';
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, approvalCases, steerCases],
   limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases, mcpSessionCases],
-  edges: [edgeCases, watchCases, backgroundCases, compactionCases],
+  edges: [edgeCases, watchCases, backgroundCases, compactionCases, structuredOutputCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 
 export type ConformancePart = keyof typeof conformanceParts;

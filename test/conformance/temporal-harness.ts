@@ -86,6 +86,7 @@ export const temporalHarness: ConformanceHarness = {
         ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
         ...(spec.limits ? { limits: spec.limits } : {}),
         ...(spec.compaction ? { compaction: spec.compaction } : {}),
+        ...(spec.output ? { output: spec.output } : {}),
         timing: { heartbeatTimeoutMs: 2_000 },
       })
       .catch(async (error: unknown) => {

@@ -87,6 +87,7 @@ export class ModelActivity {
       ...(offered ? { offered: offerRequestContext(offered) } : {}),
       ...conversationOf(this.input),
       ...(op.compaction ? { compaction: op.compaction } : {}),
+      ...(op.output ? { output: op.output } : {}),
     };
     const ask = async () => {
       const answer = await this.activities(op).callModel(request);
