@@ -20,6 +20,7 @@ export {
 } from './core/conversation';
 export { maxRefusedDecisions } from './core/engine/approvals';
 export type { ApprovalRequest } from './core/engine/engine-types';
+export { type ForkEdits, type ForkPoint, forkPointSchema, forkPrefix } from './core/engine/fork-turn';
 export type { CallOutcome, TurnOutcome, TurnResult } from './core/engine/turn-outcome';
 export { transcriptProblems } from './core/engine/validate-transcript';
 // Models
@@ -155,6 +156,7 @@ export {
   type InProcessSendOptions,
 } from './executors/conversation/in-process-conversations';
 export { MemoryConversationStore } from './executors/conversation/memory-conversation-store';
+export type { ForkTurnArgs } from './executors/forked-run';
 // The in-process executor and its journals
 export {
   InProcessExecutor,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activityTimingSchema } from '../contract/turn-workflow';
+import { activityTimingSchema, turnWorkflowInputSchema } from '../contract/turn-workflow';
 import {
   approvalConfigSchema,
   budgetSchema,
@@ -60,6 +60,8 @@ export const startTurnSchema = z.object({
   timing: activityTimingSchema.partial().optional(),
   continueAsNewAfterEvents: z.number().int().positive().optional(),
   maxOutputBytes: z.number().int().positive().optional(),
+  /** Set by `TurnClient.fork`: the record the turn begins with (see `forkPrefix`). */
+  fork: turnWorkflowInputSchema.shape.fork,
   /** A turn with this id is already running: attach to it (default) or fail. */
   ifRunning: z.enum(['attach', 'fail']).default('attach'),
 });

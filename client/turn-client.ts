@@ -15,7 +15,7 @@ import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
 import { turnWorkflowType } from '../contract/turn-workflow';
-import type { TurnStatus } from '../core';
+import { type ForkPoint, forkPrefix, type ToolOutput, type TurnStatus, type UserMessage } from '../core';
 import { formatIssues } from '../core/schema/format-issues';
 import { normalizeInput } from '../core/schema/messages';
 import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
@@ -64,6 +64,16 @@ export interface TurnClientOptions {
 }
 
 export { type StartTurnArgs, startTurnSchema } from './start-turn-args';
+
+/** What `fork` takes: the source and the fork point, then the new turn as `start` takes it. */
+export interface ForkArgs extends Omit<StartTurnArgs, 'input' | 'fork'> {
+  from: string;
+  at: ForkPoint;
+  /** Outputs of calls before the fork point to replace, by call id. */
+  outputs?: Readonly<Record<string, ToolOutput>>;
+  /** The user's next message, after the record. */
+  message?: UserMessage | string;
+}
 
 export interface TurnSummary {
   turnId: string;
@@ -148,6 +158,23 @@ export class TurnClient {
       }
       throw error;
     }
+  }
+
+  /**
+   * A new turn from a past position of a finished one (see `forkPrefix`): it begins with the
+   * source's record up to `at` (no tool runs again, no request is repeated; its own calls get keys
+   * of their own), optionally with edited outputs and the user's next message. The rest is as
+   * `start` takes it (the new turn's id, model, configuration); its input is the source's.
+   */
+  async fork({ from, at, outputs, message, ...start }: ForkArgs): Promise<TurnHandle> {
+    const source = await this.attach(from).result();
+    const started = source.events[0];
+    if (started?.type !== 'turn.started')
+      throw new Error(`cannot fork turn ${from}: its record has no start`);
+    const events = forkPrefix(source.events, at, outputs ? { outputs } : {});
+    const next = typeof message === 'string' ? { role: 'user' as const, content: message } : message;
+    const fork = { from, point: at, events, ...(next ? { message: next } : {}) };
+    return this.start({ ...start, input: started.input, fork });
   }
 
   /** The progress of a turn (running or finished) as it happens; see `TurnHandle.watch`. */

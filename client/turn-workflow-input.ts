@@ -35,5 +35,6 @@ export function turnWorkflowInputFrom({
     ...(a.timing ? { timing: a.timing } : {}),
     ...(a.continueAsNewAfterEvents ? { continueAsNewAfterEvents: a.continueAsNewAfterEvents } : {}),
     ...(a.maxOutputBytes ? { maxOutputBytes: a.maxOutputBytes } : {}),
+    ...(a.fork ? { fork: a.fork } : {}),
   });
 }

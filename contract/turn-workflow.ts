@@ -6,6 +6,7 @@ import {
   type ApprovalGrant,
   type ApprovalGrantInput,
   approvalDecisionSchema,
+  forkPointSchema,
   type GrantRevocation,
   type ListedToolset,
   listedToolsetSchema,
@@ -13,6 +14,7 @@ import {
   messageSchema,
   type PreparedCall,
   type TurnStateView,
+  transcriptEventSchema,
   turnConfigSchema,
   userMessageSchema,
 } from '../core';
@@ -89,6 +91,18 @@ export const turnWorkflowInputSchema = z.object({
   toolset: listedToolsetSchema.optional(),
   /** A conversation's turn: where its sessions are held, from the turn before (or the run before). */
   sessions: toolSessionsSchema.optional(),
+  /**
+   * A fork of another turn (`TurnClient.fork`): that turn's record up to the fork point, which this
+   * turn begins with (nothing of it runs again; see `forkPrefix`). Travels in the input, so in history.
+   */
+  fork: z
+    .object({
+      from: z.string().min(1),
+      point: forkPointSchema,
+      events: z.array(transcriptEventSchema),
+      message: userMessageSchema.optional(),
+    })
+    .optional(),
 });
 export type TurnWorkflowInput = z.infer<typeof turnWorkflowInputSchema>;
 export type TurnWorkflowInputArgs = z.input<typeof turnWorkflowInputSchema>;

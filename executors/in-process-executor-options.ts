@@ -20,6 +20,7 @@ import type {
   TurnInput,
   TurnModel,
   TurnObserver,
+  TurnStart,
 } from '../core';
 import type { TurnTracing } from '../tracing/turn-tracing';
 import type { TurnJournal } from './journal/turn-journal';
@@ -102,4 +103,6 @@ export interface RunTurnArgs {
   grants?: readonly ApprovalGrant[];
   /** A structured answer (see `OutputConfig`): the result's `output` holds the checked value. */
   output?: StructuredOutputInput;
+  /** A fork's record (see `InProcessExecutor.forkTurn`, which makes it). */
+  fork?: TurnStart['fork'];
 }

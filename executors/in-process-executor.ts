@@ -8,7 +8,6 @@ import {
   type HostTimers,
   isTranscriptEvent,
   normalizeInput,
-  outputConfigOf,
   type ProgressEntry,
   parsedOrThrow,
   ToolHealthRegistry,
@@ -28,6 +27,7 @@ import { DurableTurnsError } from '../core/errors/durable-turns-error';
 import { formatIssues } from '../core/schema/format-issues';
 import { turnTracingFromEnv } from '../tracing/turn-tracing-from-env';
 import { driveTurn } from './drive-turn';
+import { type ForkTurnArgs, forkedRun } from './forked-run';
 import type {
   InProcessExecutorOptions,
   InProcessWatchOptions,
@@ -39,6 +39,7 @@ import { JournalWriter } from './journal-writer';
 import { TurnFeed } from './turn-feed';
 import type { TurnHost } from './turn-host';
 import { TurnInbox } from './turn-inbox';
+import { withOwnChoices } from './turn-own-config';
 import { watchTurnFeed } from './watch-turn-feed';
 
 export type { InProcessExecutorOptions, InProcessWatchOptions, RunTurnArgs };
@@ -117,7 +118,7 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input, earlier, session: toolSession, grants, output }: RunTurnArgs,
+    { turnId, input, earlier, session: toolSession, grants, output, fork }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
@@ -141,12 +142,8 @@ export class InProcessExecutor {
         await session.release();
         throw new Error(`turn ${turnId} already exists in the journal; call resumeTurn to continue it`);
       }
-      const started = TurnEngine.start({
-        turnId,
-        input: kept,
-        config,
-        now: this.host.timers.now(),
-      });
+      const now = this.host.timers.now();
+      const started = TurnEngine.start({ turnId, input: kept, config, now, ...(fork ? { fork } : {}) });
       const writer = new JournalWriter(session, version, [], this.host.observers);
       await writer.append(started.entries);
       return driveTurn({
@@ -159,6 +156,11 @@ export class InProcessExecutor {
         ...(toolSession ? { session: toolSession } : {}),
       });
     });
+  }
+
+  /** A new turn from a past position of a finished one (see `forkPrefix`): nothing before it runs again. */
+  async forkTurn({ from, ...fork }: ForkTurnArgs, options?: { signal?: AbortSignal }): Promise<TurnResult> {
+    return this.runTurn(forkedRun({ from, source: await this.finishedResult(from), ...fork }), options);
   }
 
   /**
@@ -380,19 +382,4 @@ export class InProcessExecutor {
       );
     this.active.add(turnId);
   }
-}
-
-/**
- * The executor's configuration with what a turn has of its own: its grants (a grant of the same id
- * is the turn's) and its structured answer.
- */
-function withOwnChoices(
-  config: TurnConfig,
-  { grants, output }: Pick<RunTurnArgs, 'grants' | 'output'>,
-): TurnConfig {
-  const own = output ? { ...config, output: outputConfigOf(output) } : config;
-  if (!grants?.length) return own;
-  const ids = new Set(grants.map((g) => g.grantId));
-  const kept = (config.approvals.grants ?? []).filter((g) => !ids.has(g.grantId));
-  return { ...own, approvals: { ...config.approvals, grants: [...kept, ...grants] } };
 }

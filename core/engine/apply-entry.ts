@@ -16,6 +16,7 @@ import {
   ranAttempts,
   stopCall,
 } from './apply-call-entries';
+import { applyForked } from './fork-turn';
 import { type BatchState, type CallState, initialState, type TurnState } from './turn-state';
 
 /**
@@ -170,6 +171,8 @@ export function applyEntry(state: TurnState | undefined, entry: JournalEntry): T
       // The provider's copy of the conversation is the uncompacted one: the next request sends all.
       state.receipt = undefined;
       return state;
+    case 'turn.forked':
+      return applyForked(state, entry, applyEntry);
     case 'output.rejected':
       state.messages.push(entry.message);
       state.outputRejections = (state.outputRejections ?? 0) + 1;

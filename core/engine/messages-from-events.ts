@@ -16,6 +16,7 @@ export function messagesFromEvents(
   notices: Readonly<Record<string, string>> = {},
 ): Message[] {
   const messages: Message[] = [];
+  events = withForkedEvents(events);
   let open:
     | {
         calls: { toolCallId: string; toolName: string; policy?: { background?: boolean } }[];
@@ -66,6 +67,7 @@ export function outputsFromEvents(
   notices: Readonly<Record<string, string>> = {},
 ): CallOutcome[] {
   const outputs: CallOutcome[] = [];
+  events = withForkedEvents(events);
   const at = new Map<string, number>();
   const calls = new Map<string, { toolName: string; policy?: { background?: boolean } }>();
   for (const event of events) {
@@ -112,4 +114,11 @@ function slotOutput(
 /** The message ids of the steers a turn took (its `user.steered` events), in order. */
 export function steeredMessageIds(events: readonly TranscriptEvent[]): string[] {
   return events.flatMap((e) => (e.type === 'user.steered' ? e.messages.map((m) => m.messageId) : []));
+}
+
+/** A fork's events with the record it began from in its `turn.forked` event's place (see `forkPrefix`). */
+function withForkedEvents(events: readonly TranscriptEvent[]): readonly TranscriptEvent[] {
+  return events.some((e) => e.type === 'turn.forked')
+    ? events.flatMap((e) => (e.type === 'turn.forked' ? e.events : [e]))
+    : events;
 }

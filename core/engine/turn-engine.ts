@@ -19,9 +19,7 @@
 import { continuationBlocked, modelRequestBlocked } from '../budget/budget-check';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
-import { normalizeInput, type TurnInput } from '../schema/messages';
 import type { PreparedCall } from '../schema/prepared-call';
-import { type TurnConfigInput, turnConfigSchema } from '../schema/turn-config';
 import type { Usage } from '../schema/usage';
 import { applyEntry } from './apply-entry';
 import { type ApprovalEvent, checkApprovalEvent, onApprovalEvent } from './approval-events';
@@ -41,7 +39,6 @@ import {
   onCompactionFailed,
   requestCompaction,
 } from './compaction-events';
-import { engineRevision } from './engine-revision';
 import {
   hostLostMidStream,
   type ModelFailure,
@@ -60,6 +57,7 @@ import {
   streamStarts,
 } from './model-events';
 import { commit, lostEntry, openCalls, settle, transition } from './record-entries';
+import { startEntries, type TurnStart } from './start-entries';
 import { outcomeOf, type TurnOutcome } from './turn-outcome';
 import { snapshotOf, stateFromSnapshot, type TurnSnapshot } from './turn-snapshot';
 import { batchOpen, type Steer, type TurnState } from './turn-state';
@@ -84,28 +82,9 @@ export type {
 export class TurnEngine {
   private constructor(private readonly state: TurnState) {}
 
-  /** Begins a turn. The entries (turn.started, turn.opened) are the journal's first. */
-  static start({
-    turnId,
-    input,
-    config,
-    now,
-    revision = engineRevision,
-  }: {
-    turnId: string;
-    input: TurnInput;
-    config?: TurnConfigInput;
-    now: number;
-    /** The rules to run under: the current ones unless a host replays a turn begun under older ones. */
-    revision?: number;
-  }): {
-    engine: TurnEngine;
-    entries: JournalEntry[];
-  } {
-    const entries: JournalEntry[] = [
-      { type: 'turn.started', turnId, input: normalizeInput(input), revision },
-      { type: 'turn.opened', at: now, config: turnConfigSchema.parse(config ?? {}) },
-    ];
+  /** Begins a turn (see `startEntries`): its entries are the journal's first. */
+  static start(args: TurnStart): { engine: TurnEngine; entries: JournalEntry[] } {
+    const entries = startEntries(args);
     return { engine: TurnEngine.replay(entries), entries };
   }
 

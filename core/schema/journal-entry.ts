@@ -81,6 +81,25 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
     usage: usageSchema,
   }),
   /**
+   * The turn is a fork of another (see `forkPrefix`): these events of that turn, up to the fork
+   * point, are this turn's record before its own (nothing of them runs again). Right after
+   * `turn.opened`.
+   */
+  z.object({
+    type: z.literal('turn.forked'),
+    from: z.string(),
+    /** The fork point (`ForkPoint`). */
+    point: z.union([
+      z.object({ afterResponse: z.number().int().nonnegative() }),
+      z.object({ beforeCall: z.string() }),
+    ]),
+    get events(): z.ZodArray<typeof transcriptEventSchema> {
+      return z.array(transcriptEventSchema);
+    },
+    /** The user's next word: it joins as a steer once the record's last batch is answered in full. */
+    message: userMessageSchema.optional(),
+  }),
+  /**
    * The model's answer did not match the turn's output schema (`OutputConfig`): the turn asks
    * again, with this message saying what was wrong (it joins the transcript as the user's).
    */

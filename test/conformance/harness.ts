@@ -7,12 +7,14 @@ import type {
   CompactionConfigInput,
   DetectionConfig,
   DispatchConfig,
+  ForkPoint,
   LimitsConfig,
   RetryPolicyInput,
   StructuredOutputInput,
   TimeoutsConfig,
   ToolHealthRegistry,
   ToolLister,
+  ToolOutput,
   TurnHooks,
   TurnInput,
   TurnModel,
@@ -43,6 +45,8 @@ export interface TurnSpec {
   compaction?: CompactionConfigInput;
   /** A structured answer (a zod schema or a JSON Schema; see `OutputConfig`). */
   output?: StructuredOutputInput;
+  /** The turn is a fork of an earlier case's finished turn (its input is that turn's). */
+  fork?: { from: string; at: ForkPoint; outputs?: Record<string, ToolOutput>; message?: string };
 }
 
 export interface RunningTurn {

@@ -1,5 +1,8 @@
-import { InProcessConversations, InProcessExecutor } from 'durable-turns';
+import { InProcessConversations, InProcessExecutor, MemoryJournal } from 'durable-turns';
 import type { ConformanceHarness } from './harness';
+
+/** One journal for every case's executor: a fork reads the turn it forks from it. */
+const journal = new MemoryJournal();
 
 /** Runs each case with an `InProcessExecutor` of its own. */
 export const inProcessHarness: ConformanceHarness = {
@@ -7,6 +10,7 @@ export const inProcessHarness: ConformanceHarness = {
   async start(spec) {
     const controller = new AbortController();
     const executor = new InProcessExecutor({
+      journal,
       tools: spec.tools,
       ...(spec.mcp ? { mcp: spec.mcp } : {}),
       model: spec.model,
@@ -23,10 +27,12 @@ export const inProcessHarness: ConformanceHarness = {
       ...(spec.limits ? { limits: spec.limits } : {}),
       ...(spec.compaction ? { compaction: spec.compaction } : {}),
     });
-    const result = executor.runTurn(
-      { turnId: spec.turnId, input: spec.input, ...(spec.output ? { output: spec.output } : {}) },
-      { signal: controller.signal },
-    );
+    const result = spec.fork
+      ? executor.forkTurn({ ...spec.fork, turnId: spec.turnId }, { signal: controller.signal })
+      : executor.runTurn(
+          { turnId: spec.turnId, input: spec.input, ...(spec.output ? { output: spec.output } : {}) },
+          { signal: controller.signal },
+        );
     return {
       result,
       // Without a reason the executor says what the Temporal host says: 'the turn was cancelled'.

@@ -5,6 +5,7 @@ import { cancellationCases } from './cancellation.cases';
 import { compactionCases } from './compaction.cases';
 import { detectionCases } from './detection.cases';
 import { edgeCases } from './edges.cases';
+import { forkCases } from './fork.cases';
 import type { ConformanceHarness } from './harness';
 import { mcpCases } from './mcp.cases';
 import { mcpSessionCases } from './mcp-sessions.cases';
@@ -23,7 +24,7 @@ import { waveCases } from './waves.cases';
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, approvalCases, steerCases],
   limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases, mcpSessionCases],
-  edges: [edgeCases, watchCases, backgroundCases, compactionCases, structuredOutputCases],
+  edges: [edgeCases, watchCases, backgroundCases, compactionCases, structuredOutputCases, forkCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 
 export type ConformancePart = keyof typeof conformanceParts;

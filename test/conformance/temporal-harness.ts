@@ -73,26 +73,27 @@ export const temporalHarness: ConformanceHarness = {
       worker.shutdown();
       await running;
     };
-    const turn = await client
-      .start({
-        turnId: spec.turnId,
-        input: spec.input,
-        model: spec.model.name,
-        ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
-        ...(spec.budget ? { budget: spec.budget } : {}),
-        ...(spec.detection ? { detection: spec.detection } : {}),
-        ...(spec.approvals ? { approvals: spec.approvals } : {}),
-        ...(spec.modelRetry ? { modelRetry: spec.modelRetry } : {}),
-        ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
-        ...(spec.limits ? { limits: spec.limits } : {}),
-        ...(spec.compaction ? { compaction: spec.compaction } : {}),
-        ...(spec.output ? { output: spec.output } : {}),
-        timing: { heartbeatTimeoutMs: 2_000 },
-      })
-      .catch(async (error: unknown) => {
-        await stopWorker();
-        throw error;
-      });
+    const args = {
+      turnId: spec.turnId,
+      model: spec.model.name,
+      ...(spec.dispatch ? { dispatch: spec.dispatch } : {}),
+      ...(spec.budget ? { budget: spec.budget } : {}),
+      ...(spec.detection ? { detection: spec.detection } : {}),
+      ...(spec.approvals ? { approvals: spec.approvals } : {}),
+      ...(spec.modelRetry ? { modelRetry: spec.modelRetry } : {}),
+      ...(spec.timeouts ? { timeouts: spec.timeouts } : {}),
+      ...(spec.limits ? { limits: spec.limits } : {}),
+      ...(spec.compaction ? { compaction: spec.compaction } : {}),
+      ...(spec.output ? { output: spec.output } : {}),
+      timing: { heartbeatTimeoutMs: 2_000 },
+    };
+    const turn = await (spec.fork
+      ? client.fork({ ...args, ...spec.fork })
+      : client.start({ ...args, input: spec.input })
+    ).catch(async (error: unknown) => {
+      await stopWorker();
+      throw error;
+    });
     // Watchers read through the worker (queries): it stops only once they have ended.
     const watchers = new Set<Promise<void>>();
     let done = false;

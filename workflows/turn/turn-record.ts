@@ -55,6 +55,7 @@ export function openTurnRecord(input: TurnWorkflowInput, revision: () => number,
       config: input.config,
       now,
       revision: revision(),
+      ...(input.fork ? { fork: input.fork } : {}),
     });
     engine = started.engine;
     record(started.entries);
