@@ -9,6 +9,7 @@ import { countFlagSchema, durationFlagSchema } from '../duration-flag';
 import { exitCodes } from '../exit-codes';
 import { finishTurn } from '../finish-turn';
 import { followTurn } from '../follow-turn';
+import { outputFlagsHelp, outputOf } from '../output-flags';
 import { parseFlags } from '../parse-flags';
 import { warnIfNoWorker } from '../warn-if-no-worker';
 
@@ -24,6 +25,10 @@ const runFlagsSchema = z.object({
   maxConcurrency: countFlagSchema.optional(),
   approvalTimeout: durationFlagSchema.optional(),
   detach: z.boolean().default(false),
+  // Read and checked by `outputOf` (a file or inline JSON, and what goes with it).
+  outputSchema: z.string().optional(),
+  outputName: z.string().optional(),
+  outputRetries: z.string().optional(),
 });
 
 export function registerRunCommand({ program }: { program: Command }): void {
@@ -48,6 +53,9 @@ export function registerRunCommand({ program }: { program: Command }): void {
     )
     .option('--max-concurrency <n>', 'at most this many calls of a wave at once')
     .option('--approval-timeout <duration>', 'reject a call nobody approved within this long')
+    .option('--output-schema <schema>', outputFlagsHelp.schema)
+    .option('--output-name <name>', outputFlagsHelp.name)
+    .option('--output-retries <n>', outputFlagsHelp.retries)
     .option('--detach', 'print the turn id and return without watching')
     .action(async (input: string, values: Record<string, unknown>, command: Command) => {
       const setup = commandSetup({ command });
@@ -55,6 +63,11 @@ export function registerRunCommand({ program }: { program: Command }): void {
       const { output } = setup;
       if (input.trim() === '')
         throw new CliError('the input is empty: say what the turn should do', { exitCode: exitCodes.usage });
+      const structured = await outputOf({
+        schema: flags.outputSchema,
+        name: flags.outputName,
+        retries: flags.outputRetries,
+      });
       const turnId = flags.turnId ?? `turn-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
       process.exitCode = await withClient({
         setup,
@@ -78,6 +91,7 @@ export function registerRunCommand({ program }: { program: Command }): void {
                 ...(flags.maxConcurrency && { maxConcurrency: flags.maxConcurrency }),
               },
               ...(flags.approvalTimeout && { approvals: { timeoutMs: flags.approvalTimeout } }),
+              ...(structured && { output: structured }),
             })
             .catch((error: unknown) => {
               // The client's message names its own API (attach); say it in commands.

@@ -6,6 +6,7 @@ import { findTurn } from '../find-turn';
 import { readResult } from '../read-result';
 import { grantLines } from '../render/grant-text';
 import { stateLines } from '../render/state-lines';
+import { outputSectionLines } from '../render/structured-answer-text';
 import { transcriptLines } from '../render/transcript-lines';
 import { resultUsageLine } from '../render/usage-line';
 import { showConversation } from '../show-conversation';
@@ -62,6 +63,9 @@ export function registerShowCommand({ program }: { program: Command }): void {
               `turn ${c.bold(turnId)} ${result.status}${result.reason ? `: ${result.reason}` : ''}`,
             );
             output.result(c.dim(resultUsageLine({ result })));
+            if (result.output !== undefined)
+              for (const line of outputSectionLines({ output: result.output, colors: c }))
+                output.result(line);
             const grants = { grants: result.grants, turnId, colors: c, context, ended: true };
             for (const line of grantLines(grants)) output.result(line);
             output.result('');

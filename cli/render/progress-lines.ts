@@ -4,6 +4,7 @@ import { answerCommands, type CommandContext } from './answer-commands';
 import { decisionOf, decisionText } from './decision-text';
 import { coveredText, grantOrigin } from './grant-text';
 import { clip, formatMs, shortArgs } from './short-text';
+import { rejectedAnswerText } from './structured-answer-text';
 import { displayStateView, type TurnDisplay } from './turn-display';
 import type { TurnEvent } from './turn-event';
 import { usageLine } from './usage-line';
@@ -101,6 +102,11 @@ export function progressLines({
         ({ messageId, message }) =>
           `  ${colors.cyan('steered')} (${messageId}): ${clip({ text: userText(message), max: 120 })}`,
       );
+    case 'output.rejected': {
+      const answer = display.responses.find((r) => r.index === entry.responseIndex)?.rejected?.answer ?? 1;
+      const text = rejectedAnswerText({ answer, responseIndex: entry.responseIndex, issues: entry.issues });
+      return [`  ${colors.yellow(text)}`];
+    }
     case 'background.delivered':
       return entry.deliveries.map(({ toolCallId, output }) => {
         const paint =

@@ -2,6 +2,7 @@ import type { Colors } from '../output';
 import { callMark, callState } from './call-marks';
 import { coveredText } from './grant-text';
 import { clip, shortArgs } from './short-text';
+import { rejectedAnswerText } from './structured-answer-text';
 import { displayStateView, type TurnDisplay } from './turn-display';
 import { usageLine } from './usage-line';
 
@@ -42,6 +43,15 @@ export function renderFrame({
       lines.push(
         colors.yellow(
           clip({ text: `    model attempt ${failure.attempt} failed: ${failure.error}`, max: width - 1 }),
+        ),
+      );
+    if (response.rejected)
+      lines.push(
+        colors.yellow(
+          clip({
+            text: `    ${rejectedAnswerText({ ...response.rejected, responseIndex: response.index, max: width })}`,
+            max: width - 1,
+          }),
         ),
       );
     let wave = -1;

@@ -49,6 +49,8 @@ export interface ResponseDisplay {
   callIds: string[];
   usage?: Usage;
   failures: { attempt: number; error: string; retryAt?: number }[];
+  /** Its answer did not match the turn's output schema, and was asked again. */
+  rejected?: { answer: number; issues: string };
 }
 
 /** Everything the renderers draw, folded from the turn's events. */
@@ -60,7 +62,8 @@ export interface TurnDisplay {
   calls: Map<string, CallDisplay>;
   callOrder: string[];
   halted?: { reason: HaltReason; detail: string };
-  finished?: { status: TurnStatus; reason?: string };
+  /** `output`: a turn with an output schema that completed, its checked answer. */
+  finished?: { status: TurnStatus; reason?: string; output?: unknown };
   /** The latest time an entry recorded (entries time calls, not responses or the end). */
   lastAt: number;
   /** When the turn ended, if the watcher learned it (its workflow's close): its clock stops there. */
@@ -164,6 +167,11 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
       }
       break;
     }
+    case 'output.rejected': {
+      const answer = display.responses.filter((r) => r.rejected).length + 1;
+      responseAt({ display, index: entry.responseIndex }).rejected = { answer, issues: entry.issues };
+      break;
+    }
     case 'turn.halted':
       display.halted = { reason: entry.reason, detail: entry.detail };
       break;
@@ -171,6 +179,7 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
       display.finished = {
         status: entry.status,
         ...(entry.reason !== undefined && { reason: entry.reason }),
+        ...(entry.output !== undefined && { output: entry.output }),
       };
       break;
     default:

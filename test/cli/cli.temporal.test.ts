@@ -143,7 +143,7 @@ describe('durable-turns run', () => {
     expect(stripVTControlCharacters(run.stdout)).toContain('✔ echo {text: "a"}  ok · attempt 1');
   });
 
-  test('piped, it logs plain lines on stderr (no escape codes) and prints only the answer on stdout', async () => {
+  test('piped, it logs plain lines on stderr (no escape codes) and prints only the answer on stdout; a structured answer (--output-schema) is its value as JSON, after the log says which answer was asked again', async () => {
     const turnId = uniqueTurnId('cli-piped');
     const run = await cli({ args: ['run', '--model', 'quick', '--turn-id', turnId, 'echo twice'], env });
     expect(run.code).toBe(0);
@@ -152,6 +152,39 @@ describe('durable-turns run', () => {
     expect(run.stderr).toContain('  wave 1: echo #echo_a {text: "a"} attempt 1 started');
     expect(run.stderr).toMatch(/ {2}echo #echo_b ok \(1 attempt, \d+ ms\)/);
     expect(run.stderr).toContain(`turn ${turnId} completed`);
+
+    const structuredId = uniqueTurnId('cli-structured');
+    const schema = {
+      type: 'object',
+      properties: { city: { type: 'string' }, population: { type: 'integer' } },
+      required: ['city', 'population'],
+    };
+    const structured = await cli({
+      args: [
+        'run',
+        '--model',
+        'structured',
+        '--turn-id',
+        structuredId,
+        '--output-schema',
+        JSON.stringify(schema),
+        'Which city?',
+      ],
+      env,
+    });
+    expect(structured.code).toBe(0);
+    expect(structured.stderr).toMatch(
+      /\n {2}answer 1 did not match the output schema; asked again: the answer is not JSON \(.+\)\n/,
+    );
+    expect(structured.stdout).toBe('{\n  "city": "Oslo",\n  "population": 709000\n}\n');
+    const shown = await cli({ args: ['show', structuredId], env });
+    expect(shown.stdout).toContain(
+      `turn ${structuredId} completed\n54 tokens (38 in, 16 out) · 2 responses · 0 tool calls\noutput:\n    {\n      "city": "Oslo",\n      "population": 709000\n    }\n`,
+    );
+    // The rejection's message is the user's in the transcript: the model read it.
+    expect(shown.stdout).toContain(
+      'user:\n    Your answer does not match the required output schema: the answer is not JSON',
+    );
   });
 
   test('a call waiting for approval shows the exact command that answers it; run in a second process, it lets the turn go on', async () => {
@@ -582,7 +615,7 @@ describe('errors name the problem and exit non-zero', () => {
     const run = await cli({ args: ['run', '--model', 'no-such-model', 'hi'], env });
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(
-      /failed: .*unknown model "no-such-model"; this worker has: quick, approval, slow, waves, broken, streaming, deploy-held/,
+      /failed: .*unknown model "no-such-model"; this worker has: quick, approval, slow, waves, broken, streaming, deploy-held, structured/,
     );
   });
 });

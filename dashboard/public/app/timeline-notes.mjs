@@ -1,6 +1,6 @@
 // What happened between a turn's model responses, drawn as rows of the timeline: a user's message
-// that joined the running turn (a conversation's steer), the context compacted to fit, and a grant
-// given ("always allow") or revoked.
+// that joined the running turn (a conversation's steer), the context compacted to fit, a grant
+// given ("always allow") or revoked, and an answer the turn's output schema rejected.
 import { html } from '/vendor/preact-htm.js';
 import { contentText, time } from './format.mjs';
 import { coveredText, whoText } from './grants-panel.mjs';
@@ -49,6 +49,13 @@ function Revoked({ entry }) {
     <p class="note-detail">The calls it covered ask for approval again (from ${time(entry.at)}).</p>`;
 }
 
+function OutputRejected({ entry }) {
+  return html`<h3>Answer did not match the output schema</h3>
+    <p class="problem" data-output-issues>${entry.issues}</p>
+    <p class="note-detail">Response ${entry.responseIndex + 1} was not taken as the answer: the model was asked again with this message.</p>
+    <div class="input-message" data-role="user"><strong>user</strong><pre>${contentText(entry.message.content)}</pre></div>`;
+}
+
 const rows = {
   'user.steered': Steered,
   'context.compaction_requested': CompactionRequested,
@@ -56,6 +63,7 @@ const rows = {
   'context.compacted': Compacted,
   'approval.granted': Granted,
   'approval.revoked': Revoked,
+  'output.rejected': OutputRejected,
 };
 
 /** One note of the timeline (see `withEntry`), as a row between the responses. */

@@ -98,6 +98,8 @@ export function TurnPage({ turnId, session }) {
   const status =
     timeline.finished?.status ?? result?.status ?? (turn?.running ? 'running' : turn?.workflowStatus);
   const reason = timeline.finished?.reason ?? result?.reason ?? turn?.problem;
+  // A turn asked for a structured answer: its checked value, from the feed's end or the result.
+  const structured = timeline.finished?.output !== undefined ? timeline.finished.output : result?.output;
   const canAct = session?.actionsEnabled !== false;
   const actions =
     canAct && running
@@ -129,7 +131,12 @@ export function TurnPage({ turnId, session }) {
     ${timeline.input && html`<${TurnInput} messages=${timeline.input} />`}
     <h2>Timeline</h2>
     <${TimelineView} timeline=${timeline} now=${now} actions=${actions} />
-    ${result?.text && html`<h2>${result.status === 'completed' ? 'Answer' : 'Last text of the model'}</h2><p class="answer">${result.text}</p>`}
+    ${
+      structured !== undefined
+        ? html`<h2>Answer (structured)</h2><pre class="answer" data-structured-output>${JSON.stringify(structured, null, 2)}</pre>`
+        : result?.text &&
+          html`<h2>${result.status === 'completed' ? 'Answer' : 'Last text of the model'}</h2><p class="answer">${result.text}</p>`
+    }
     <${ConfirmDialog} request=${asking} onDone=${(outcome) => {
       setAsking(null);
       if (outcome) setNotice(outcome);

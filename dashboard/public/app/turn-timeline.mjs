@@ -1,7 +1,7 @@
 // A turn's timeline, folded from its event stream: model responses (with their streamed text),
 // each call with its attempts, its wave and its outcome, the notes between responses (a user's
-// message that joined the turn, the context compacted, a grant given or revoked), and the grants
-// in force. Pure functions of the events, so the page draws the same whether it watched from the
+// message that joined the turn, the context compacted, a grant given or revoked, an answer the
+// output schema rejected), the grants in force, and a structured answer once the turn has it. Pure functions of the events, so the page draws the same whether it watched from the
 // start or joined late (the stream replays).
 
 export function emptyTimeline() {
@@ -34,6 +34,7 @@ const noteTypes = new Set([
   'context.compacted',
   'approval.granted',
   'approval.revoked',
+  'output.rejected',
 ]);
 
 function call(timeline, toolCallId) {
@@ -171,7 +172,8 @@ export function withEntry(old, entry, waves) {
       timeline.grants = old.grants.filter((g) => g.grantId !== entry.grantId);
       break;
     case 'turn.finished':
-      timeline.finished = { status: entry.status, reason: entry.reason };
+      // `output`: the checked value of a turn asked for a structured answer.
+      timeline.finished = { status: entry.status, reason: entry.reason, output: entry.output };
       break;
   }
   return timeline;
