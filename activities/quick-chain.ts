@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { RunQuickChainInput, TurnActivities } from '../contract/activities';
-import { runQuickChain, TurnEngine } from '../core';
+import { callAsRun, runQuickChain, TurnEngine } from '../core';
 import type { ActivityDeps } from './activity-support';
 import { runAttemptHere } from './tool-attempt';
 
@@ -23,7 +23,9 @@ export function quickChainActivity({ deps }: { deps: ActivityDeps }): TurnActivi
     const began = Date.now();
     // Restoring validates the snapshot: a chain never runs from state it cannot read.
     const engine = TurnEngine.restore(snapshot);
-    const call = engine.view.batch?.byId.get(first.toolCallId)?.call;
+    const held = engine.view.batch?.byId.get(first.toolCallId);
+    // As the workflow would start it: an approver's edited arguments, not the model's.
+    const call = held && callAsRun(held);
     if (!call)
       throw ApplicationFailure.nonRetryable(
         `quick chain: call ${first.toolCallId} is not in the turn's batch`,

@@ -45,7 +45,7 @@ describe("a grant's matchers on the command line", () => {
     const badRegex = refusal(() => matchersOf({ patterns: ['target=(['] }));
     expect(badRegex.exitCode).toBe(exitCodes.usage);
     expect(badRegex.message).toBe(
-      '--match-pattern "target=([": pattern: the pattern is not a valid regular expression',
+      '--match-pattern "target=([": pattern: the pattern is not a valid RE2 regular expression (no backreferences or lookaround)',
     );
   });
 });

@@ -131,7 +131,8 @@ export class ConversationClient {
   /** Turn `n` (from 1) of the conversation, as any turn. */
   turn(conversationId: string, n: number): TurnHandle {
     const turnId = conversationTurnId(conversationId, n);
-    return new TurnHandle(turnId, this.turns.client.workflow.getHandle(turnId), this.turns.approver);
+    // Through the turn client: its handles decide as its approver, signed with its keys.
+    return this.turns.attach(turnId);
   }
 
   /** Every message of the conversation's ended turns, in order (the running turn's are not in it yet). */
@@ -201,7 +202,7 @@ export class ConversationClient {
     const parsed = parsedOrThrow(approvalGrantSchema, { ...(by && { by }), via, ...grant }, 'grant');
     await this.workflow(conversationId)
       .executeUpdate(conversationGrantUpdate, { args: [parsed] })
-      .catch(grantRefused);
+      .catch((error: unknown) => grantRefused(conversationId, error));
   }
 
   /** Ends a conversation's grant, in its running turn too; rejects when none of that id can be in force. */
@@ -210,7 +211,7 @@ export class ConversationClient {
     const parsed = parsedOrThrow(grantRevocationSchema, { grantId, ...(by && { by }), via }, 'revocation');
     await this.workflow(conversationId)
       .executeUpdate(conversationRevokeUpdate, { args: [parsed] })
-      .catch(grantRefused);
+      .catch((error: unknown) => grantRefused(conversationId, error));
   }
 
   /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
@@ -343,8 +344,9 @@ function closedFailure(error: unknown): boolean {
 }
 
 /** The conversation's refusal of a grant or revoke, in its own words (as the in-process host throws it). */
-function grantRefused(error: unknown): never {
+function grantRefused(conversationId: string, error: unknown): never {
   if (error instanceof WorkflowUpdateFailedError && error.cause)
     throw new DurableTurnsError(error.cause.message, { code: 'grant-refused', cause: error });
+  if (error instanceof WorkflowNotFoundError) throw unknownConversation(conversationId);
   throw error;
 }

@@ -246,6 +246,8 @@ export interface TurnWorkflowResult {
   sessions?: ToolSessions;
   /** The grants in force at its end (absent when none): its conversation keeps those of scope `conversation`. */
   grants?: ApprovalGrant[];
+  /** The grants revoked in the turn (their ids): its conversation drops those too. */
+  grantsRevoked?: string[];
   /** A turn with an output schema that completed: its answer, parsed and checked. */
   output?: unknown;
 }

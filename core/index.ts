@@ -9,6 +9,7 @@ export { awaitingBackground } from './engine/background-calls';
 export * from './engine/engine-revision';
 export * from './engine/fork-turn';
 export * from './engine/host-event';
+export { callAsRun } from './engine/launch-calls';
 export * from './engine/messages-from-events';
 export * from './engine/plan-launches';
 export * from './engine/quick-chain';

@@ -22,7 +22,7 @@ export async function askApproval({
   host: TurnHost;
   turnId: string;
   request: ApprovalRequest;
-  /** Why a decision's edit cannot run (the engine's check). */
+  /** Why the decision cannot be taken while its call waits (the engine's check). */
   refusedEdit: (decision: ApprovalDecision) => string | undefined;
 }): Promise<ApprovalDecision> {
   const { toolCallId } = request;

@@ -155,7 +155,7 @@ async function drive({
               turnId: engine.turnId,
               request,
               refusedEdit: (decision) =>
-                engine.checkApprovalEvent({ kind: 'approval', ...decision }, { editOnly: true }),
+                engine.checkApprovalEvent({ kind: 'approval', ...decision }, { whileWaiting: true }),
             }).then((decision) => {
               queue.push({ kind: 'approval', ...decision });
               wake.notify();

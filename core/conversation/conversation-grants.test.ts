@@ -53,6 +53,14 @@ describe("a conversation's grants", () => {
     expect(() => revokeInConversation(state, { grantId: 'a' })).toThrow(/no grant "a" is in force/);
   });
 
+  test('a grant handed to the running turn and revoked in it does not come back with its end', () => {
+    const state = newConversation('c');
+    send(state, 'm1');
+    grantInConversation(state, grant('handed'));
+    turnEnded(state, { turnId: 'c#1', recordedSteers: [], grants: [], grantsRevoked: ['handed'] });
+    expect(state.grants).toBeUndefined();
+  });
+
   test('a turn that ended without a result changes no grant', () => {
     const state = newConversation('c');
     grantInConversation(state, grant('a'));

@@ -212,17 +212,20 @@ export function turnEnded(
     turnId,
     recordedSteers,
     grants,
+    grantsRevoked = [],
   }: {
     turnId: string;
     recordedSteers: readonly string[];
     /** The grants in force at its end (its result's); absent when it ended without a result. */
     grants?: readonly ApprovalGrant[] | undefined;
+    /** The ids of the grants revoked in it. */
+    grantsRevoked?: readonly string[] | undefined;
   },
 ): ConversationStep {
   const running = state.running;
   if (running?.turnId !== turnId) return { actions: [] };
   state.running = undefined;
-  if (grants) keepGrantsOf(state, running, grants);
+  if (grants) keepGrantsOf(state, running, grants, grantsRevoked);
   const recorded = new Set(recordedSteers);
   const late = running.steers.filter((steer) => !recorded.has(steer.messageId));
   state.next = [...late, ...state.next].sort((a, b) => a.seq - b.seq);
@@ -304,8 +307,10 @@ function keepGrantsOf(
   state: ConversationState,
   running: NonNullable<ConversationState['running']>,
   reported: readonly ApprovalGrant[],
+  revokedInTurn: readonly string[],
 ): void {
-  const given = new Set(running.grantsGiven ?? []);
+  // Given at its start: as it reports them. Revoked in it (handed to it meanwhile too): gone.
+  const given = new Set([...(running.grantsGiven ?? []), ...revokedInTurn]);
   const revoked = new Set(running.grantsRevoked ?? []);
   const kept = (state.grants ?? []).filter((g) => !given.has(g.grantId));
   const ids = new Set(kept.map((g) => g.grantId));

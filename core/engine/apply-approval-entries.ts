@@ -49,5 +49,7 @@ export function applyRevoked(state: TurnState, entry: EntryOf<'approval.revoked'
   const left = (state.grants ?? []).filter((g) => g.grantId !== entry.grantId);
   if (left.length > 0) state.grants = left;
   else delete state.grants;
+  // Its conversation learns of it at the turn's end, also of a grant it was handed while it ran.
+  state.grantsRevoked = [...(state.grantsRevoked ?? []), entry.grantId];
   return state;
 }

@@ -25,17 +25,18 @@ export function onApprovalEvent(state: TurnState, event: ApprovalEvent, now: num
 
 /**
  * Why the event cannot be taken now, or undefined. Hosts check first and tell the sender (a
- * Temporal turn's update validators refuse it, so it never enters history). `editOnly`: only
- * whether a decision's edited arguments can run (an approver asked again needs no more).
+ * Temporal turn's update validators refuse it, so it never enters history). `whileWaiting`: a
+ * decision on a call that no longer waits is not refused (it is simply not taken): an approver is
+ * asked again only about a call that still waits.
  */
 export function checkApprovalEvent(
   state: TurnState,
   event: ApprovalEvent,
-  { editOnly = false }: { editOnly?: boolean } = {},
+  { whileWaiting = false }: { whileWaiting?: boolean } = {},
 ): string | undefined {
   switch (event.kind) {
     case 'approval':
-      return editOnly ? refusedEdit(state, event) : checkDecision(state, event);
+      return whileWaiting ? refusedEdit(state, event) : checkDecision(state, event);
     case 'grant':
       return checkGrant(state, event.grant);
     case 'revoke':

@@ -1,8 +1,9 @@
 import type { ApprovalDecision } from '../schema/approval-decision';
-import type { ApprovalGrant } from '../schema/approval-grant';
+import { type ApprovalGrant, maxGrantIdChars } from '../schema/approval-grant';
 import { formatIssues, quoted } from '../schema/format-issues';
 import type { JournalEntry } from '../schema/journal-entry';
 import { jsonSchemaChecker } from '../schema/json-schema-check';
+import { stableHash } from '../tools/stable-hash';
 import { checkGrant } from './approval-grants';
 import type { ApprovalRequest } from './engine-types';
 import { needsApproval } from './plan-launches';
@@ -92,13 +93,19 @@ export function onApproval(state: TurnState, decision: ApprovalDecision, now: nu
   return [...transition(state, { type: 'approval.granted', grant: granted }), ...transition(state, entry)];
 }
 
+/** `<turn id>/<call id>`, unless that is longer than a grant id may be: then a digest of the two. */
+function defaultGrantId(turnId: string, toolCallId: string): string {
+  const id = `${turnId}/${toolCallId}`;
+  return id.length <= maxGrantIdChars ? id : `remembered-${stableHash([turnId, toolCallId])}`;
+}
+
 /** The grant an approval that says "always allow" (`remember`) makes, for the call's tool. */
 function grantOf(state: TurnState, decision: ApprovalDecision, now: number): ApprovalGrant | undefined {
   const remember = decision.remember;
   const call = openCall(state, decision.toolCallId);
   if (decision.decision !== 'approve' || !remember || !call) return undefined;
   const grant: ApprovalGrant = {
-    grantId: remember.grantId ?? `${state.turnId}/${decision.toolCallId}`,
+    grantId: remember.grantId ?? defaultGrantId(state.turnId, decision.toolCallId),
     toolName: call.call.toolName,
     match: remember.match,
     scope: remember.scope,
@@ -125,13 +132,16 @@ export function checkDecision(state: TurnState, decision: ApprovalDecision): str
 }
 
 /**
- * Why a decision's edited arguments cannot run, or undefined: also when it edits nothing, and when
- * the call no longer waits (the decision is then simply not taken). An approver asked again after
- * a refusal needs only this answer.
+ * Why a decision cannot be taken while its call still waits (its edit does not match the schema,
+ * its grant's id is in force), or undefined: also when the call no longer waits (the decision is
+ * then simply not taken). An approver asked again after a refusal needs only this answer.
  */
 export function refusedEdit(state: TurnState, decision: ApprovalDecision): string | undefined {
   const call = openCall(state, decision.toolCallId);
-  return call ? editRefusal(call, decision) : undefined;
+  if (!call || !needsApproval(call) || state.halt) return undefined;
+  // An approver's "always allow" whose grant id is in force would record nothing: asked again too.
+  const granted = grantOf(state, decision, 0);
+  return (granted && checkGrant(state, granted)) ?? editRefusal(call, decision);
 }
 
 function editRefusal(call: CallState, decision: ApprovalDecision): string | undefined {

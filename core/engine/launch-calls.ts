@@ -1,5 +1,6 @@
 import { toolCallBlocked } from '../budget/budget-check';
 import type { JournalEntry } from '../schema/journal-entry';
+import type { PreparedCall } from '../schema/prepared-call';
 import { toolCallKey } from '../tools/idempotency-key';
 import { applyGrants } from './approval-grants';
 import { approvalDeadline, approvalRequest } from './approvals';
@@ -133,10 +134,8 @@ export function startCalls(
       },
       entries,
     );
-    const edited = call.approval?.input;
     starts.push({
-      // The approver's arguments run; the model's call stays in the transcript as it made it.
-      call: edited === undefined ? call.call : { ...call.call, input: edited },
+      call: callAsRun(call),
       attempt: call.nextAttempt,
       approved: call.approval?.approved === true,
       idempotencyKey: toolCallKey({
@@ -148,4 +147,10 @@ export function startCalls(
     });
   }
   return starts;
+}
+
+/** The call as its attempts run it: with an approver's arguments, if edited (the transcript keeps the model's). */
+export function callAsRun(call: CallState): PreparedCall {
+  const edited = call.approval?.input;
+  return edited === undefined ? call.call : { ...call.call, input: edited };
 }

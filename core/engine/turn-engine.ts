@@ -302,7 +302,7 @@ export class TurnEngine {
   }
 
   /** Why the event cannot be taken now, or undefined (see `checkApprovalEvent`). */
-  checkApprovalEvent(event: ApprovalEvent, options?: { editOnly?: boolean }): string | undefined {
+  checkApprovalEvent(event: ApprovalEvent, options?: { whileWaiting?: boolean }): string | undefined {
     return checkApprovalEvent(this.state, event, options);
   }
 

@@ -29,6 +29,8 @@ export interface TurnOutcome {
   output?: unknown;
   /** The grants in force when the turn ended: a conversation carries those of scope `conversation` on. */
   grants?: ApprovalGrant[];
+  /** The grants revoked in the turn (their ids): its conversation drops those too. */
+  grantsRevoked?: string[];
 }
 
 /** What every executor hands back: the outcome and the turn's transcript events, in batch order. */
@@ -59,5 +61,6 @@ export function outcomeOf(state: TurnState): TurnOutcome {
     toolCalls: state.spent.toolCalls,
     ...(state.finished.output !== undefined ? { output: state.finished.output } : {}),
     ...(state.grants ? { grants: state.grants } : {}),
+    ...(state.grantsRevoked ? { grantsRevoked: state.grantsRevoked } : {}),
   };
 }

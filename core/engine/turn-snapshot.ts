@@ -122,6 +122,7 @@ const snapshotFields = {
   compactionDeclinedAt: z.number().int().nonnegative().optional(),
   /** Only in turns with grants. */
   grants: z.array(approvalGrantSchema).optional(),
+  grantsRevoked: z.array(z.string()).optional(),
 };
 
 const detectorMemorySchema = z.object({

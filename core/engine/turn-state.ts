@@ -143,6 +143,8 @@ export interface TurnState {
   compactionDeclinedAt?: number;
   /** The grants in force (the config's, then those granted, less those revoked); absent: none. */
   grants?: ApprovalGrant[];
+  /** The ids of the grants revoked in this turn, in order (absent: none). */
+  grantsRevoked?: string[];
   detector: LoopDetector;
 }
 

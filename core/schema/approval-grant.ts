@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { decisionViaSchema } from './decision-via';
 
@@ -10,6 +11,11 @@ export const maxMatchedChars = 4_096;
  * into the arguments, e.g. `path` or `options.mode` or `files.0`) equals a JSON value, or is a
  * string the regular expression `pattern` matches (write `^…$` to match it whole). A value that is
  * absent, or a string longer than `maxMatchedChars`, matches nothing: a grant fails closed.
+ *
+ * Patterns are RE2 (re2js): matched in time linear in the value, whatever the pattern. The values
+ * come from the model's arguments, and a backtracking engine given `^([a-z]+-?)+$` and 31
+ * characters took 6 s — inside a workflow task, past its deadlock limit, on every retry.
+ * RE2 has no backreferences or lookaround: such a pattern is refused when the grant is given.
  */
 export const argumentMatcherSchema = z
   .object({
@@ -21,12 +27,13 @@ export const argumentMatcherSchema = z
     message: 'a matcher has either `equals` or `pattern`',
   })
   .refine((m) => m.pattern === undefined || compiles(m.pattern), {
-    message: 'the pattern is not a valid regular expression',
+    message: 'the pattern is not a valid RE2 regular expression (no backreferences or lookaround)',
     path: ['pattern'],
   });
 export type ArgumentMatcher = z.infer<typeof argumentMatcherSchema>;
 
-export const grantIdSchema = z.string().min(1).max(300);
+export const maxGrantIdChars = 300;
+export const grantIdSchema = z.string().min(1).max(maxGrantIdChars);
 
 /**
  * A signed decision, grant or revocation (a turn with `approvals.signed` takes no other): when it
@@ -80,16 +87,16 @@ function matches(matcher: ArgumentMatcher, value: unknown): boolean {
     if (typeof value !== 'string' || value.length > maxMatchedChars) return false;
     let regex = regexes.get(matcher.pattern);
     if (!regex) {
-      regex = new RegExp(matcher.pattern, 'u');
+      regex = RE2JS.compile(matcher.pattern);
       regexes.set(matcher.pattern, regex);
     }
-    return regex.test(value);
+    return regex.matcher(value).find();
   }
   return sameJson(matcher.equals, value);
 }
 
-// Patterns are few and tested on every covered call: compiled once. `test` on a non-global regex keeps no state.
-const regexes = new Map<string, RegExp>();
+// Patterns are few and tested on every covered call: compiled once (a matcher per test keeps no state between them).
+const regexes = new Map<string, RE2JS>();
 
 function valueAt(input: unknown, path: string): unknown {
   let value = input;
@@ -117,7 +124,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 function compiles(pattern: string): boolean {
   try {
-    new RegExp(pattern, 'u');
+    RE2JS.compile(pattern);
     return true;
   } catch {
     return false;

@@ -14,6 +14,7 @@ import { errorOutput, interruptedOutput } from './attempt-outputs';
 import type { ToolSession } from './define-tool';
 import { describeThrown } from './describe-thrown';
 import { executeTool, type HostTimers } from './execute-tool';
+import { evaluatePolicy } from './prepare-call';
 import { type PreOutcome, runPostHooks, runPreHooks } from './run-tool-hooks';
 import { stableHash } from './stable-hash';
 import { FileRejectedError, type StoreToolFiles, type ToolFile } from './tool-files';
@@ -198,6 +199,13 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
       `invalid arguments for ${tool.name}:\n${z.prettifyError(parsed.error)}`,
     );
   }
+  // The engine starts a call its tool requires approval for only once approved: one that comes
+  // without was not planned by the turn (forged into it from outside) and does not run.
+  if (!args.approved && evaluatePolicy(tool, parsed.data).requiresApproval)
+    return notRun(
+      'not-approved',
+      `${tool.name} requires approval before it runs, and this call has none; it was not run`,
+    );
   // The hooks took time: a cancel that came meanwhile finds the tool not started, and says so.
   if (ctx && args.signal?.aborted)
     return { kind: 'not-run', result: interruptedOutput('cancelled before it started') };

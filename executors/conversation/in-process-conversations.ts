@@ -121,11 +121,15 @@ export class InProcessConversations {
     return receipt;
   }
 
-  /** "Always allow" in its later turns and its running one; throws the refusal (see `grantInConversation`). */
+  /**
+   * "Always allow" in its later turns and its running one; throws the refusal (see
+   * `grantInConversation`), and for a conversation not begun (its first message starts its session).
+   */
   grant = (conversationId: string, grant: ApprovalGrantInput): Promise<unknown> =>
-    this.change(conversationId, (s) =>
-      grantInConversation(s, parsedOrThrow(approvalGrantSchema, grant, 'grant')),
-    );
+    this.change(conversationId, (s, version) => {
+      if (version === 0) throw unknownConversation(conversationId);
+      return grantInConversation(s, parsedOrThrow(approvalGrantSchema, grant, 'grant'));
+    });
 
   /** Ends a grant of its, in its running turn too; throws the refusal (see `revokeInConversation`). */
   revoke = (conversationId: string, revocation: GrantRevocation): Promise<unknown> =>
@@ -277,7 +281,7 @@ export class InProcessConversations {
   /** Applies one change to the conversation's state, in its turn (see `applyChange`). */
   private change<T extends { actions: ConversationAction[] }>(
     conversationId: string,
-    apply: (state: ConversationState) => T,
+    apply: (state: ConversationState, version: number) => T,
   ): Promise<T> {
     return this.serially(conversationId, () => this.applyChange(conversationId, apply));
   }
@@ -285,11 +289,11 @@ export class InProcessConversations {
   /** Applies one change to the conversation's state, saves it, then carries its actions out. */
   private async applyChange<T extends { actions: ConversationAction[] }>(
     conversationId: string,
-    apply: (state: ConversationState) => T,
+    apply: (state: ConversationState, version: number) => T,
   ): Promise<T> {
     const held = await this.hold(conversationId);
     const draft = structuredClone(held.state);
-    const step = apply(draft);
+    const step = apply(draft, held.version);
     const ends = (state: ConversationState) => state.closed && !state.running;
     const ended = ends(draft) && !ends(held.state);
     if (JSON.stringify(draft) !== JSON.stringify(held.state)) {
@@ -376,7 +380,8 @@ export class InProcessConversations {
           ...(reason ? { reason } : {}),
         });
         const recordedSteers = steeredMessageIds(result.events);
-        const ended = { turnId, recordedSteers, grants: result.grants ?? [] };
+        const { grants = [], grantsRevoked = [] } = result;
+        const ended = { turnId, recordedSteers, grants, grantsRevoked };
         return this.change(conversationId, (state) => turnEnded(state, ended));
       })
       .catch((error: unknown) => {

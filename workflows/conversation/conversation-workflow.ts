@@ -56,6 +56,7 @@ interface TurnEnd {
   turnId: string;
   recordedSteers: string[];
   grants?: ApprovalGrant[];
+  grantsRevoked?: string[];
   status: TurnStatus;
   reason?: string;
 }
@@ -318,6 +319,7 @@ async function carryOut(
           recordedSteers: result.steered ?? [],
           // The grants in force at its end (none: absent); a turn without a result changes none.
           grants: result.grants ?? [],
+          ...(result.grantsRevoked ? { grantsRevoked: result.grantsRevoked } : {}),
           status: result.status,
           ...(result.reason ? { reason: result.reason } : {}),
         });

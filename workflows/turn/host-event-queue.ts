@@ -9,6 +9,8 @@ export interface HostEventSink {
   push(event: HostEvent): void;
   /** How a tool attempt's outcome is queued: it may carry the parked loop on (see `park`). */
   pushAttemptEnded(event: HostEvent): void;
+  /** What waits to be fed, oldest first (an update's validator refuses a second decision on a call). */
+  queued(): readonly HostEvent[];
 }
 
 /**
@@ -49,6 +51,10 @@ export class HostEventQueue implements HostEventSink {
   push(event: HostEvent): void {
     this.events.push(event);
     this.wake();
+  }
+
+  queued(): readonly HostEvent[] {
+    return this.events;
   }
 
   /**

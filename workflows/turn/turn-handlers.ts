@@ -1,5 +1,5 @@
 import type { UpdateDefinition } from '@temporalio/common';
-import { log, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, log, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { z } from 'zod';
 import {
   acceptCallsUpdate,
@@ -21,6 +21,7 @@ import {
   type ApprovalEvent,
   approvalGrantSchema,
   grantRevocationSchema,
+  type HostEvent,
   listedToolsetSchema,
   turnStateView,
 } from '../../core';
@@ -133,6 +134,12 @@ export function installTurnHandlers({
   // Parsed again in the handler (validators do not run on replay): histories from before decisions
   // could edit or respond hold the yes/no form, which reads as the same decision.
   const signed = input.config.approvals.signed === true;
+  // Taken but not fed yet (queued, or waiting for a signed verdict): a second decision on the same
+  // call (grant id) would be accepted and then record nothing; it is refused instead.
+  const verifying = new Set<string>();
+  const pendingOn = (event: ApprovalEvent) =>
+    verifying.has(approvalKey(event)) ||
+    queue.queued().some((e) => isApprovalEvent(e) && approvalKey(e) === approvalKey(event));
   const approvalUpdate = <A, T>(
     update: UpdateDefinition<{ accepted: true }, [A]>,
     { schema, what, event }: { schema: z.ZodType<T>; what: string; event: (parsed: T) => ApprovalEvent },
@@ -146,8 +153,16 @@ export function installTurnHandlers({
           return { accepted: true as const };
         };
         // Only a signed turn waits for a verdict: an unsigned one queues in the same step, as its
-        // histories hold it.
-        return signed ? verifiedApproval({ turnId: input.turnId, event: parsed }).then(accept) : accept();
+        // histories hold it. Meanwhile the call may have been decided (or the turn ended): checked again.
+        if (!signed) return accept();
+        verifying.add(approvalKey(parsed));
+        return verifiedApproval({ turnId: input.turnId, event: parsed })
+          .then(() => {
+            const refused = engine.checkApprovalEvent(parsed);
+            if (refused !== undefined) throw ApplicationFailure.nonRetryable(refused, 'approval-refused');
+            return accept();
+          })
+          .finally(() => verifying.delete(approvalKey(parsed)));
       },
       {
         validator: (arg) => {
@@ -159,6 +174,8 @@ export function installTurnHandlers({
           // Refused here, it never enters history: an edit that fails the schema changes nothing.
           const refused = engine.checkApprovalEvent(event(parsed.data));
           if (refused !== undefined) throw new Error(refused);
+          if (pendingOn(event(parsed.data)))
+            throw new Error(`a ${what} on ${approvalKey(event(parsed.data))} is already being taken`);
         },
       },
     );
@@ -177,4 +194,13 @@ export function installTurnHandlers({
     what: 'revocation',
     event: (revocation) => ({ kind: 'revoke', ...revocation }),
   });
+}
+
+const isApprovalEvent = (event: HostEvent): event is ApprovalEvent =>
+  event.kind === 'approval' || event.kind === 'grant' || event.kind === 'revoke';
+
+/** What an approval event decides on: a call, or a grant. */
+function approvalKey(event: ApprovalEvent): string {
+  if (event.kind === 'approval') return `call ${event.toolCallId}`;
+  return `grant ${event.kind === 'grant' ? event.grant.grantId : event.grantId}`;
 }

@@ -274,6 +274,9 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
       feed({ launch: false });
     });
   }
+  // A decision still being verified (a signed turn's) gets its answer before the workflow closes
+  // (also after a cancel). Histories without one never wait here.
+  if (!allHandlersFinished()) await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
   show('finished');
   return finish(turn, listed.atEnd(engine.view), tools.sessions);
 }
