@@ -61,6 +61,14 @@ describe("a conversation's grants", () => {
     expect(state.grants).toBeUndefined();
   });
 
+  test('a conversation holds at most 100 grants: the next one is refused, saying so', () => {
+    const state = newConversation('c');
+    for (let i = 0; i < 100; i++) grantInConversation(state, grant(`g${i}`));
+    expect(() => grantInConversation(state, grant('one-more'))).toThrow(
+      /holds 100 grants already: revoke one first/,
+    );
+  });
+
   test('a turn that ended without a result changes no grant', () => {
     const state = newConversation('c');
     grantInConversation(state, grant('a'));

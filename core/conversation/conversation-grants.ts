@@ -1,5 +1,5 @@
 import { DurableTurnsError } from '../errors/durable-turns-error';
-import type { ApprovalGrant, GrantRevocation } from '../schema/approval-grant';
+import { type ApprovalGrant, type GrantRevocation, maxGrantsInForce } from '../schema/approval-grant';
 import { quoted } from '../schema/format-issues';
 import type { ConversationState, ConversationStep } from './conversation-state';
 
@@ -18,6 +18,8 @@ export function grantRefusal(
   if (state.closed) return `conversation ${state.conversationId} is closed; it takes no grant`;
   if (state.grants?.some((g) => g.grantId === grant.grantId))
     return `grant ${quoted(grant.grantId)} is already in force in conversation ${state.conversationId} (revoke it first to change it)`;
+  if ((state.grants?.length ?? 0) >= maxGrantsInForce)
+    return `conversation ${state.conversationId} holds ${maxGrantsInForce} grants already: revoke one first`;
   return undefined;
 }
 

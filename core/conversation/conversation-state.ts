@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { DurableTurnsError } from '../errors/durable-turns-error';
-import { type ApprovalGrant, approvalGrantSchema, type GrantRevocation } from '../schema/approval-grant';
+import {
+  type ApprovalGrant,
+  approvalGrantSchema,
+  type GrantRevocation,
+  maxGrantsInForce,
+} from '../schema/approval-grant';
 import { userMessageSchema } from '../schema/messages';
 import { type MessageReceipt, type SendArgs, sendArgsSchema } from './conversation-schema';
 import { conversationTurnId } from './conversation-turn-id';
@@ -319,6 +324,7 @@ function keepGrantsOf(
       kept.push(grant);
       ids.add(grant.grantId);
     }
-  if (kept.length > 0) state.grants = kept;
+  // A turn holds at most as many as a conversation: the newest beyond that are not carried on.
+  if (kept.length > 0) state.grants = kept.slice(0, maxGrantsInForce);
   else delete state.grants;
 }

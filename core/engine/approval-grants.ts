@@ -1,5 +1,5 @@
 import type { ApprovalGrant, GrantRevocation } from '../schema/approval-grant';
-import { grantCovers } from '../schema/approval-grant';
+import { grantCovers, maxGrantsInForce } from '../schema/approval-grant';
 import { quoted } from '../schema/format-issues';
 import type { JournalEntry } from '../schema/journal-entry';
 import { needsApproval } from './plan-launches';
@@ -36,6 +36,8 @@ export function checkGrant(state: TurnState, grant: Pick<ApprovalGrant, 'grantId
   if (state.finished) return `turn ${state.turnId} has ended; it takes no grant`;
   if (state.grants?.some((g) => g.grantId === grant.grantId))
     return `grant ${quoted(grant.grantId)} is already in force (revoke it first to change it)`;
+  if ((state.grants?.length ?? 0) >= maxGrantsInForce)
+    return `turn ${state.turnId} holds ${maxGrantsInForce} grants already: revoke one first`;
   return undefined;
 }
 

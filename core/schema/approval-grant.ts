@@ -33,6 +33,11 @@ export const argumentMatcherSchema = z
 export type ArgumentMatcher = z.infer<typeof argumentMatcherSchema>;
 
 export const maxGrantIdChars = 300;
+/**
+ * The most grants a turn, or a conversation, takes while they are in force (a turn may start with
+ * twice as many: its own and its conversation's). Each one is checked on every call that waits.
+ */
+export const maxGrantsInForce = 100;
 export const grantIdSchema = z.string().min(1).max(maxGrantIdChars);
 
 /**

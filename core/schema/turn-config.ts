@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approvalGrantSchema } from './approval-grant';
+import { approvalGrantSchema, maxGrantsInForce } from './approval-grant';
 import { type RetryPolicyInput, retryPolicySchema } from './retry-policy';
 
 /** When a model asks for many calls at once, this many run together unless told otherwise. */
@@ -74,7 +74,10 @@ export const approvalConfigSchema = z.object({
   /** A call that waits longer than this for a decision is rejected (an explicit error output). */
   timeoutMs: z.number().int().positive().optional(),
   /** Grants the turn starts with (a conversation's, or the caller's): covered calls run without asking. */
-  grants: z.array(approvalGrantSchema).max(100).optional(),
+  grants: z
+    .array(approvalGrantSchema)
+    .max(2 * maxGrantsInForce)
+    .optional(),
   /** On Temporal, take only decisions, grants and revocations signed with a key the workers hold (docs/signed-approvals.md). */
   signed: z.boolean().optional(),
 });
