@@ -93,6 +93,51 @@ const scenarios: Record<string, Scenario> = {
       expect((await turn.result()).status, 'completed');
     });
   },
+  /**
+   * Decisions of every kind and grants, with a structured answer: an edited approval that remembers
+   * (a grant with a pattern), a call the grant lets run, a grant given and revoked by update, an
+   * answer in a tool's place, and a final answer asked again once before it matches.
+   */
+  'decisions-grants-output': async ({ env, taskQueue, turnId }) => {
+    const deploy = (id: string, target: string) => ({ id, name: 'deploy', args: { target } });
+    const model = scriptedModel([
+      { toolCalls: [deploy('e1', 'staging')] },
+      { toolCalls: [deploy('e2', 'canary-2')] },
+      { toolCalls: [deploy('e3', 'prod')] },
+      { text: 'all done' },
+      { text: '{"done":true}' },
+    ]);
+    const waiting = (turn: Awaited<ReturnType<TurnClient['start']>>, id: string) =>
+      pollFor(`${id} to wait for approval`, async () =>
+        (await turn.state()).calls.some((c) => c.toolCallId === id && c.approval) ? true : undefined,
+      );
+    await withWorker(env, taskQueue, model, async () => {
+      const turns = new TurnClient({
+        connection: env.connection,
+        namespace: env.namespace,
+        taskQueue,
+        approver: { by: 'alice', via: 'cli' },
+      });
+      const turn = await turns.start({
+        turnId,
+        input: 'go',
+        model: 'scripted',
+        output: { schema: { type: 'object', properties: { done: { type: 'boolean' } }, required: ['done'] } },
+      });
+      await waiting(turn, 'e1');
+      await turn.grant({ grantId: 'reads', toolName: 'read_file' });
+      await turn.revoke('reads');
+      await turn.decide({
+        toolCallId: 'e1',
+        decision: 'approve',
+        input: { target: 'canary-1' },
+        remember: { match: [{ path: 'target', pattern: '^canary-' }] },
+      });
+      await waiting(turn, 'e3');
+      await turn.respond('e3', 'deployed by hand');
+      expect((await turn.result()).status, 'completed');
+    });
+  },
   /** An MCP server's tools: the turn pins its list (a pinToolset Update), and carries it across continue-as-new. */
   'mcp-pinned-toolset': async ({ env, taskQueue, turnId }) => {
     const mcp = await mcpTools({
