@@ -91,6 +91,8 @@ describe('operators see and steer turns', () => {
             toolName: 'deploy',
             input: { target: 'prod' },
             reason: expect.stringMatching(/deploy.*approval/),
+            // What an edit must match: the tool's argument schema, recorded with the call.
+            inputSchema: expect.objectContaining({ type: 'object', required: ['target'] }),
           },
         }),
       ]);
@@ -227,9 +229,9 @@ describe('operators see and steer turns', () => {
             (e) => e,
           ),
         );
-      expect(await refusal(turn.approve('ghost'))).toMatch(/tool call ghost is not waiting for approval/);
+      expect(await refusal(turn.approve('ghost'))).toMatch(/tool call "ghost" is not waiting for approval/);
       // e1 already ran (it was a wave of its own before the deploy).
-      expect(await refusal(turn.approve('e1'))).toMatch(/tool call e1 is not waiting for approval/);
+      expect(await refusal(turn.approve('e1'))).toMatch(/tool call "e1" is not waiting for approval/);
       // Refused updates change nothing: the call still waits.
       const state = await turn.state();
       expect(state.calls.find((c) => c.toolCallId === 'd1')?.phase).toBe('awaiting-approval');
@@ -237,7 +239,7 @@ describe('operators see and steer turns', () => {
       await turn.approve('d1');
       // Approved and running now (the deploy takes 1.5 s): a second decision is refused.
       expect(await refusal(turn.reject('d1', 'changed my mind'))).toMatch(
-        /tool call d1 is not waiting for approval/,
+        /tool call "d1" is not waiting for approval/,
       );
 
       // Client-side: the handle of a turn that does not exist refuses before any request is made.
