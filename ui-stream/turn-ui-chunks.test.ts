@@ -343,3 +343,19 @@ test('the stream ends once nothing but the approval is left, even while another 
   expect(chunks.slice(-2).map((chunk) => chunk.type)).toEqual(['data-attempt', 'finish']);
   expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'tool-calls' });
 });
+
+test('a structured answer reaches the page with the outcome: the checked value, not only its text', async () => {
+  async function* replay() {
+    yield* [
+      started,
+      requested,
+      responded('{"done":true}', []),
+      entry({ type: 'turn.finished', status: 'completed', output: { done: true } }),
+    ] satisfies TurnWatchEvent[];
+  }
+  const chunks: UIMessageChunk[] = [];
+  for await (const chunk of turnUiChunks(replay(), { messageId: 'm' })) chunks.push(chunk);
+  expect(chunks.find((chunk) => chunk.type === 'data-outcome')).toMatchObject({
+    data: { status: 'completed', output: { done: true } },
+  });
+});

@@ -228,7 +228,12 @@ export class TurnUiMapper {
         yield* this.text.retractOpen();
         yield {
           type: 'data-outcome',
-          data: { status: entry.status, ...(entry.reason ? { reason: entry.reason } : {}) },
+          data: {
+            status: entry.status,
+            ...(entry.reason ? { reason: entry.reason } : {}),
+            // A structured answer (see `OutputConfig`): the page gets the checked value, not only text.
+            ...(entry.output !== undefined ? { output: entry.output } : {}),
+          },
         };
         yield { type: 'finish', finishReason: finishReasonOf(entry.status) };
         return;
