@@ -24,6 +24,8 @@ export interface FoundTurn {
   awaitingWorker: boolean;
   /** The task queue its workflow runs on. */
   taskQueue: string;
+  /** Its model (the search attribute its start set); absent for turns begun before workers recorded it. */
+  model?: string;
 }
 
 /** A turn that exists, or an error naming the id and the namespace it is not in. */
@@ -45,9 +47,9 @@ export async function findTurn({
         `${turnId} in namespace ${connected.namespace} is a ${description.type} workflow, not a turn`,
       );
     const workflowStatus = description.status.name;
-    const turnStatus = (description.searchAttributes as Record<string, unknown[] | undefined>)[
-      turnSearchAttributes.status.name
-    ]?.[0];
+    const attributes = description.searchAttributes as Record<string, unknown[] | undefined>;
+    const turnStatus = attributes[turnSearchAttributes.status.name]?.[0];
+    const model = attributes[turnSearchAttributes.model.name]?.[0];
     const endedAs =
       workflowStatus === 'COMPLETED' && typeof turnStatus === 'string' && turnStatus !== 'running'
         ? turnStatus
@@ -60,6 +62,7 @@ export async function findTurn({
       endedAs,
       awaitingWorker: running && description.historyLength <= 2,
       taskQueue: description.taskQueue,
+      ...(typeof model === 'string' && { model }),
     };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError)

@@ -7,6 +7,7 @@ import { registerCodecServerCommand } from './commands/codec-server';
 import { registerDashboardCommand } from './commands/dashboard';
 import { registerDeleteCommand } from './commands/delete';
 import { registerDevCommand } from './commands/dev';
+import { registerForkCommand } from './commands/fork';
 import { registerGrantCommand } from './commands/grant';
 import { registerHealthCommand } from './commands/health';
 import { registerListCommand } from './commands/list';
@@ -28,6 +29,7 @@ const commands = [
   registerDevCommand,
   registerWorkerCommand,
   registerRunCommand,
+  registerForkCommand,
   registerSendCommand,
   registerChatCommand,
   registerWatchCommand,

@@ -5,8 +5,10 @@ import {
   approvalDecisionObjectSchema,
   argumentMatcherSchema,
   decisionViaSchema,
+  forkPointSchema,
   grantIdSchema,
   maxRespondChars,
+  toolOutputSchema,
   turnIdSchema,
   turnStatusSchema,
 } from '../core';
@@ -66,6 +68,18 @@ export const grantBodySchema = z.strictObject({
   match: z.array(argumentMatcherSchema).max(20).default([]),
   scope: z.enum(['turn', 'conversation']).default('turn'),
   reason: reasonSchema.optional(),
+});
+/**
+ * `POST /api/turns/:id/fork`: the fork point (`ForkPoint`), the new turn's id (default
+ * `<id>-fork-<random>`) and model (default the source's), the user's next message, and outputs of
+ * calls before the point to replace (`ToolOutput`s by call id).
+ */
+export const forkBodySchema = z.strictObject({
+  at: forkPointSchema,
+  turnId: turnIdSchema.optional(),
+  model: z.string().min(1).max(200).optional(),
+  message: z.string().max(8_000).regex(/\S/, 'message is blank: write it, or leave it out').optional(),
+  outputs: z.record(z.string().min(1).max(256), toolOutputSchema).optional(),
 });
 /** SSE resumption: the `id` of the last entry the client saw (an entry's `seq`). */
 export const lastEventIdSchema = z.coerce.number().int().nonnegative().default(0);
@@ -146,6 +160,13 @@ export const revokeResponseSchema = z.object({
   revoked: z.literal(true),
   by: z.string(),
   via: decisionViaSchema,
+});
+/** A fork started: the new turn, where it started from, and the model it asks. */
+export const forkResponseSchema = z.object({
+  turnId: z.string(),
+  from: z.string(),
+  at: forkPointSchema,
+  model: z.string(),
 });
 export const healthResponseSchema = fleetHealthViewSchema;
 /** `GET /api/health/history` and the `history` event: the fleet health workflow's points, oldest first. */

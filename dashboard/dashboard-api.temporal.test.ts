@@ -560,6 +560,54 @@ describe('actions', () => {
   });
 });
 
+describe('fork', () => {
+  test("POST /api/turns/:id/fork starts a turn from after the first response (afterResponse: 0) of a finished one, with its model: the fork completes without running its calls again, the message in its transcript; a point the turn does not have is a 400 in the fork's words, a running source a 409", async () => {
+    const source = await start('quick', 'api-fork-src');
+    await source.handle.result();
+    const fork = (body: unknown, from = source.turnId) =>
+      api(`/api/turns/${encodeURIComponent(from)}/fork`, {
+        method: 'POST',
+        headers: { ...bearer, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const forked = await fork({ at: { afterResponse: 0 }, message: 'and then?' });
+    expect(forked).toMatchObject({
+      status: 201,
+      body: { from: source.turnId, at: { afterResponse: 0 }, model: 'quick' },
+    });
+    const forkId = String(forked.body.turnId);
+    expect(forkId).toMatch(new RegExp(`^${source.turnId}-fork-[0-9a-f]{6}$`));
+    const result = await dashboard.client.attach(forkId).result();
+    // Its own work is one response and no call: the echoes' outputs are the source's, as recorded.
+    expect(result).toMatchObject({
+      status: 'completed',
+      text: 'Both echoes came back.',
+      modelResponses: 1,
+      toolCalls: 0,
+    });
+    expect(result.outputs.map((o) => [o.toolCallId, o.content])).toEqual([
+      ['echo_a', 'echo: a'],
+      ['echo_b', 'echo: b'],
+    ]);
+    expect(result.transcript.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'assistant']);
+    expect(result.transcript[2]).toEqual({ role: 'user', content: 'and then?' });
+
+    const past = await fork({ at: { afterResponse: 7 } });
+    expect(past).toMatchObject({
+      status: 400,
+      body: { error: `cannot fork turn ${source.turnId}: the turn has no response 7 to fork after` },
+    });
+    const waiting = await start('approval', 'api-fork-running');
+    try {
+      const running = await fork({ at: { afterResponse: 0 } }, waiting.turnId);
+      expect(running.status).toBe(409);
+      expect(running.body.error).toContain(`turn ${waiting.turnId} is still running`);
+    } finally {
+      await waiting.handle.cancel();
+    }
+  });
+});
+
 describe('who may act', () => {
   test('without the token, or with a wrong one, an action is a 401 and the turn is unchanged', async () => {
     const { turnId, handle } = await start('approval', 'api-401');

@@ -17,6 +17,7 @@ import { HealthFeed } from './health-feed';
 import { LoginSessions } from './login-sessions';
 import { registerActionRoutes } from './routes/action-routes';
 import { registerConversationRoutes } from './routes/conversation-routes';
+import { registerForkRoute } from './routes/fork-route';
 import { registerGrantRoutes } from './routes/grant-routes';
 import { registerHealthRoutes } from './routes/health-routes';
 import { registerSessionRoutes } from './routes/session-routes';
@@ -115,6 +116,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerTurnEventsRoute({ app, context });
   registerActionRoutes({ app, context });
   registerGrantRoutes({ app, context });
+  registerForkRoute({ app, context });
   registerConversationRoutes({ app, context });
   registerHealthRoutes({ app, context });
   registerVendorRoutes({ app });

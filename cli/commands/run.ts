@@ -1,61 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { z } from 'zod';
 import { conversationIdSchema, turnIdSchema } from '../../core';
 import { CliError } from '../cli-error';
 import { commandSetup, withClient } from '../command-setup';
-import { countFlagSchema, durationFlagSchema } from '../duration-flag';
 import { exitCodes } from '../exit-codes';
 import { finishTurn } from '../finish-turn';
 import { followTurn } from '../follow-turn';
-import { outputFlagsHelp, outputOf } from '../output-flags';
 import { parseFlags } from '../parse-flags';
+import { addTurnConfigOptions, turnConfigFlagsSchema, turnConfigOf } from '../turn-config-flags';
 import { warnIfNoWorker } from '../warn-if-no-worker';
 
-const runFlagsSchema = z.object({
+const runFlagsSchema = turnConfigFlagsSchema.extend({
   model: z.string().min(1, 'name a model the worker has (see `durable-turns dev` or the agent module)'),
   turnId: turnIdSchema.optional(),
   conversation: conversationIdSchema.optional(),
-  maxModelResponses: countFlagSchema.optional(),
-  maxToolCalls: countFlagSchema.optional(),
-  maxTokens: countFlagSchema.optional(),
-  maxWallTime: durationFlagSchema.optional(),
-  sequential: z.boolean().default(false),
-  maxConcurrency: countFlagSchema.optional(),
-  approvalTimeout: durationFlagSchema.optional(),
   detach: z.boolean().default(false),
-  // Read and checked by `outputOf` (a file or inline JSON, and what goes with it).
-  outputSchema: z.string().optional(),
-  outputName: z.string().optional(),
-  outputRetries: z.string().optional(),
 });
 
 export function registerRunCommand({ program }: { program: Command }): void {
-  program
+  const run = program
     .command('run')
     .description('start a turn and show it live until it ends (exit code by its final status)')
     .argument('<input>', "the user's message")
     .requiredOption('--model <name>', 'the model to ask, by the name the worker registered it under')
     .option('--turn-id <id>', 'the turn id (default: a new one); a running turn with this id is attached to')
-    .option('--conversation <id>', 'the conversation the turn belongs to (for `list --conversation`)')
-    .option('--max-model-responses <n>', 'budget: model responses')
-    .option('--max-tool-calls <n>', 'budget: tool calls')
-    .option('--max-tokens <n>', 'budget: tokens (input + output)')
-    .option(
-      '--max-wall-time <duration>',
-      'budget: wall time (500ms, 30s, 5m, 1h), checked before each model request and after each tool call: a call or a response already running is not cut short',
-    )
-    .addOption(
-      new Option('--sequential', 'run one call at a time (default: parallel waves)').conflicts(
-        'maxConcurrency',
-      ),
-    )
-    .option('--max-concurrency <n>', 'at most this many calls of a wave at once')
-    .option('--approval-timeout <duration>', 'reject a call nobody approved within this long')
-    .option('--output-schema <schema>', outputFlagsHelp.schema)
-    .option('--output-name <name>', outputFlagsHelp.name)
-    .option('--output-retries <n>', outputFlagsHelp.retries)
+    .option('--conversation <id>', 'the conversation the turn belongs to (for `list --conversation`)');
+  addTurnConfigOptions(run)
     .option('--detach', 'print the turn id and return without watching')
     .action(async (input: string, values: Record<string, unknown>, command: Command) => {
       const setup = commandSetup({ command });
@@ -63,35 +35,19 @@ export function registerRunCommand({ program }: { program: Command }): void {
       const { output } = setup;
       if (input.trim() === '')
         throw new CliError('the input is empty: say what the turn should do', { exitCode: exitCodes.usage });
-      const structured = await outputOf({
-        schema: flags.outputSchema,
-        name: flags.outputName,
-        retries: flags.outputRetries,
-      });
+      const config = await turnConfigOf(flags);
       const turnId = flags.turnId ?? `turn-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
           await warnIfNoWorker({ connected, output });
-          const budget = {
-            ...(flags.maxModelResponses && { maxModelResponses: flags.maxModelResponses }),
-            ...(flags.maxToolCalls && { maxToolCalls: flags.maxToolCalls }),
-            ...(flags.maxTokens && { maxTokens: flags.maxTokens }),
-            ...(flags.maxWallTime && { maxWallTimeMs: flags.maxWallTime }),
-          };
           const handle = await connected.client
             .start({
               turnId,
               input,
               model: flags.model,
               ...(flags.conversation && { conversationId: flags.conversation }),
-              ...(Object.keys(budget).length > 0 && { budget }),
-              dispatch: {
-                ...(flags.sequential && { mode: 'sequential' as const }),
-                ...(flags.maxConcurrency && { maxConcurrency: flags.maxConcurrency }),
-              },
-              ...(flags.approvalTimeout && { approvals: { timeoutMs: flags.approvalTimeout } }),
-              ...(structured && { output: structured }),
+              ...config,
             })
             .catch((error: unknown) => {
               // The client's message names its own API (attach); say it in commands.

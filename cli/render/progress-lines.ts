@@ -1,4 +1,5 @@
 import { userText } from '../../core';
+import { forkPointText } from '../fork-flags';
 import type { Colors } from '../output';
 import { answerCommands, type CommandContext } from './answer-commands';
 import { decisionOf, decisionText } from './decision-text';
@@ -163,6 +164,16 @@ export function progressLines({
       const origin = grantOrigin({ ...entry, at: undefined });
       return [
         `  ${colors.cyan('revoked')} grant ${entry.grantId}${origin ? ` ${origin}` : ''}: the calls it allowed ask again`,
+      ];
+    }
+    case 'turn.forked': {
+      // Its record up to the fork point: what the model reads first, none of which runs again.
+      const responses = entry.events.filter((e) => e.type === 'model.responded').length;
+      const outputs = entry.events.filter((e) => e.type === 'tool.completed').length;
+      return [
+        colors.dim(
+          `forked from ${entry.from} ${forkPointText(entry.point)}: its record (${responses} response${responses === 1 ? '' : 's'}, ${outputs} call output${outputs === 1 ? '' : 's'}) is kept, and none of it runs again`,
+        ),
       ];
     }
     case 'turn.halted':

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -52,6 +52,37 @@ afterAll(async () => {
   await worker?.done;
   rmSync(gates, { recursive: true, force: true });
 });
+
+/**
+ * `run` with a turn started on `taskQueue`, where no worker polls: it is running, as the server
+ * says, until the end of `run`, which terminates it.
+ */
+async function withUnpolledTurn({
+  turnId,
+  taskQueue: queue,
+  run,
+}: {
+  turnId: string;
+  taskQueue: string;
+  run: () => Promise<void>;
+}): Promise<void> {
+  const { address, namespace } = testTemporal();
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new TurnClient({ connection, namespace, taskQueue: queue, blobStore: false });
+    await client.start({ turnId, input: 'anyone?', model: 'quick' });
+    await run();
+  } finally {
+    await connection.workflowService
+      .terminateWorkflowExecution({
+        namespace,
+        workflowExecution: { workflowId: turnId },
+        reason: 'test over',
+      })
+      .catch(() => {});
+    await connection.close();
+  }
+}
 
 describe('durable-turns run', () => {
   test('--json prints every journal entry as a JSON line as it happens, then the result; exit 0 for a completed turn', async () => {
@@ -549,6 +580,69 @@ describe('reading turns', () => {
   }, 240_000);
 });
 
+describe('fork', () => {
+  test("fork --follow goes on from after response 1 with the source's model: the tool of response 1 does not run again, the model reads the edited output and the message; a point the turn does not have, an unknown call and a running source are refused (exit 1)", async () => {
+    const from = uniqueTurnId('cli-fork-src');
+    const source = await cli({ args: ['run', '--model', 'tally', '--turn-id', from, 'tally twice'], env });
+    expect(source).toMatchObject({ code: 0, stdout: 'Done; the user last said: tally twice\n' });
+
+    // No --model: the source's, from its workflow. No --turn-id: `<source>-fork-<random>`.
+    const fork = await cli({
+      args: [
+        'fork',
+        from,
+        '--at',
+        'after:1',
+        '--output',
+        'tally_1=edited one',
+        '--message',
+        'stop there',
+        '--follow',
+      ],
+      env,
+    });
+    expect(fork.code).toBe(0);
+    const [, forkId = ''] =
+      /turn (\S+) forked from \S+ after response 1 \(model tally\)/.exec(fork.stderr) ?? [];
+    expect(forkId).toMatch(new RegExp(`^${from}-fork-[0-9a-f]{6}$`));
+    expect(fork.stderr).toContain(
+      `forked from ${from} after response 1: its record (1 response, 1 call output) is kept`,
+    );
+    expect(fork.stderr).toContain('response 2: Read "edited one"; tallying two.');
+    expect(fork.stdout).toBe('Done; the user last said: stop there\n');
+    // Counted by the tool itself: the fork ran only the call after the fork point.
+    const runs = readFileSync(path.join(gates, 'tally.log'), 'utf8').split('\n');
+    expect(runs.filter((line) => line.startsWith(`${from} `))).toEqual([`${from} one`, `${from} two`]);
+    expect(runs.filter((line) => line.startsWith(`${forkId} `))).toEqual([`${forkId} two`]);
+
+    // A running source: on a queue no worker polls, it runs until terminated.
+    const running = uniqueTurnId('cli-fork-running');
+    await withUnpolledTurn({
+      turnId: running,
+      taskQueue: `cli-fork-${process.pid}`,
+      run: async () => {
+        const [past, unknownCall, unfinished] = await Promise.all([
+          cli({ args: ['fork', from, '--at', 'after:4'], env }),
+          cli({ args: ['fork', from, '--at', 'before:tally_9'], env }),
+          cli({ args: ['fork', running, '--at', 'after:1'], env }),
+        ]);
+        expect(past).toMatchObject({ code: 1, stdout: '' });
+        expect(past.stderr).toContain(
+          `turn ${from} has 3 responses: there is no after response 4 (--at after:1 to after:3)`,
+        );
+        expect(unknownCall.code).toBe(1);
+        expect(unknownCall.stderr).toContain(
+          `cannot fork turn ${from}: the turn has no call "tally_9" to fork before`,
+        );
+        expect(unfinished.code).toBe(1);
+        expect(unfinished.stderr).toContain(
+          `turn ${running} is still running: a fork starts from a finished turn's record.`,
+        );
+      },
+    });
+  });
+});
+
 describe('errors name the problem and exit non-zero', () => {
   test('a malformed DURABLE_TURNS_ENCRYPTION_KEYS: stopped before connecting, with the expected format and never the key', async () => {
     const secret = 'c2hvcnQta2V5LWJ5dGVz';
@@ -658,45 +752,35 @@ async function waitForListed({ turnId }: { turnId: string }): Promise<Record<str
 
 describe('a turn no worker has picked up', () => {
   test('is running to `list --status running`; `show` says it waits for a worker at once; `cancel` says when it takes effect', async () => {
-    const { address, namespace } = testTemporal();
-    const connection = await Connection.connect({ address });
     const nobody = `cli-no-worker-${process.pid}`;
     const turnId = uniqueTurnId('cli-no-worker');
-    try {
-      const client = new TurnClient({ connection, namespace, taskQueue: nobody, blobStore: false });
-      await client.start({ turnId, input: 'anyone?', model: 'quick' });
+    await withUnpolledTurn({
+      turnId,
+      taskQueue: nobody,
+      run: async () => {
+        const listed = await cli({
+          args: ['--task-queue', nobody, 'list', '--status', 'running', '--json'],
+          env,
+        });
+        expect(listed.code).toBe(0);
+        expect(JSON.parse(listed.stdout).turns).toEqual([
+          expect.objectContaining({ turnId, status: 'running' }),
+        ]);
 
-      const listed = await cli({
-        args: ['--task-queue', nobody, 'list', '--status', 'running', '--json'],
-        env,
-      });
-      expect(listed.code).toBe(0);
-      expect(JSON.parse(listed.stdout).turns).toEqual([
-        expect.objectContaining({ turnId, status: 'running' }),
-      ]);
+        // A query would wait for a worker until its deadline (30 s) and then say DEADLINE_EXCEEDED.
+        const shown = await cli({ args: ['show', turnId], env });
+        expect(shown.code).toBe(0);
+        expect(shown.stdout).toContain(
+          `turn ${turnId} is waiting for a worker: none has picked it up on task queue ${nobody} yet`,
+        );
 
-      // A query would wait for a worker until its deadline (30 s) and then say DEADLINE_EXCEEDED.
-      const shown = await cli({ args: ['show', turnId], env });
-      expect(shown.code).toBe(0);
-      expect(shown.stdout).toContain(
-        `turn ${turnId} is waiting for a worker: none has picked it up on task queue ${nobody} yet`,
-      );
-
-      const cancelled = await cli({ args: ['cancel', turnId], env });
-      expect(cancelled.code).toBe(0);
-      expect(cancelled.stdout).toContain(
-        `no worker has picked it up on task queue ${nobody} yet: it ends cancelled when one does`,
-      );
-    } finally {
-      await connection.workflowService
-        .terminateWorkflowExecution({
-          namespace,
-          workflowExecution: { workflowId: turnId },
-          reason: 'test over',
-        })
-        .catch(() => {});
-      await connection.close();
-    }
+        const cancelled = await cli({ args: ['cancel', turnId], env });
+        expect(cancelled.code).toBe(0);
+        expect(cancelled.stdout).toContain(
+          `no worker has picked it up on task queue ${nobody} yet: it ends cancelled when one does`,
+        );
+      },
+    });
   });
 });
 

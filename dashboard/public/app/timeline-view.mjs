@@ -67,22 +67,30 @@ function Output({ output }) {
   </details>`;
 }
 
-function CallRow({ call, span, now, actions }) {
+function CallRow({ call, span, now, actions, fork }) {
   const outcome = callOutcome(call);
   return html`<li class=${`call outcome-${outcome}`} data-call-id=${call.toolCallId} data-outcome=${outcome}
     data-wave=${call.wave ?? ''}>
     <div class="call-head">
       <code>${call.toolName}</code> <span class="call-id">${call.toolCallId}</span>
       <span class=${`badge outcome-${outcome}`}>${outcome === 'waiting' ? 'waiting for approval' : outcome}</span>
-      <span class="attempts">${call.attempts.length} attempt${call.attempts.length === 1 ? '' : 's'}</span>
+      ${
+        call.fromRecord
+          ? html`<span class="attempts">ran in the turn this one was forked from</span>`
+          : html`<span class="attempts">${call.attempts.length} attempt${call.attempts.length === 1 ? '' : 's'}</span>`
+      }
       ${call.inBackground && html`<span class="badge background" data-background="running">in the background</span>`}
     </div>
-    <div class="track" role="img" aria-label=${`${call.toolCallId}: ${outcome}`}>
-      ${call.attempts.map((attempt) => html`<${Attempt} attempt=${attempt} span=${span} now=${now} />`)}
-    </div>
+    ${
+      !call.fromRecord &&
+      html`<div class="track" role="img" aria-label=${`${call.toolCallId}: ${outcome}`}>
+        ${call.attempts.map((attempt) => html`<${Attempt} attempt=${attempt} span=${span} now=${now} />`)}
+      </div>`
+    }
     ${call.decision && html`<${Decision} decision=${call.decision} />`}
     ${call.waiting && actions ? actions(call) : null}
     ${call.output && html`<${Output} output=${call.output} />`}
+    ${fork?.({ beforeCall: call.toolCallId })}
   </li>`;
 }
 
@@ -96,7 +104,19 @@ function TimeAxis({ span }) {
   </div>`;
 }
 
-export function TimelineView({ timeline, now, actions }) {
+function waveHeading(w, timeline) {
+  if (w.wave !== undefined) return `Wave ${w.wave + 1}`;
+  // A fork's record: these calls ran in the turn it was forked from, in waves of that turn's.
+  if (timeline.forked && w.calls.every((c) => c.fromRecord))
+    return `Calls (from the record of turn ${timeline.forked.from}: they ran there)`;
+  return 'Calls (wave not known: the feed began after the turn’s first entries)';
+}
+
+/**
+ * `actions(call)`: what an operator may do about a waiting call; `fork(at)`: "fork from here" at a
+ * point of a finished turn (after a response, before a call). Either may be null.
+ */
+export function TimelineView({ timeline, now, actions, fork }) {
   const span = spanOf(timeline, now);
   if (timeline.responses.length === 0 && timeline.notes.length === 0)
     return html`<p>No model response yet.</p>`;
@@ -116,12 +136,13 @@ export function TimelineView({ timeline, now, actions }) {
           (
             w,
           ) => html`<section class="wave" data-wave=${w.wave ?? ''} aria-label=${w.wave === undefined ? 'calls, wave not known' : `wave ${w.wave + 1}`}>
-            <h4>${w.wave === undefined ? 'Calls (wave not known: the feed began after the turn’s first entries)' : `Wave ${w.wave + 1}`}</h4>
+            <h4>${waveHeading(w, timeline)}</h4>
             <ul class="calls">
-              ${w.calls.map((c) => html`<${CallRow} call=${c} span=${span} now=${now} actions=${actions} />`)}
+              ${w.calls.map((c) => html`<${CallRow} call=${c} span=${span} now=${now} actions=${actions} fork=${fork} />`)}
             </ul>
           </section>`,
         )}
+        ${r.recorded && fork?.({ afterResponse: r.index })}
       </li>${notesAfter(r.index)}`,
     )}
   </ol>`;

@@ -9,8 +9,9 @@ import { EditArguments, RespondInstead } from './decide-forms.mjs';
 import { shortJson } from './format.mjs';
 
 /**
- * A modal "are you sure": `request` is `{ title, detail, confirm, run, onRefused? }`, or null when
- * closed. With `onRefused`, a refusal (400, 409) goes to it, to be shown where the request was made.
+ * A modal "are you sure": `request` is `{ title, detail, confirm, run, done, onRefused? }`, or null
+ * when closed; `done` is what to say once it worked, or a function of the answer saying it. With
+ * `onRefused`, a refusal (400, 409) goes to it, to be shown where the request was made.
  */
 export function ConfirmDialog({ request, onDone }) {
   const dialog = useRef(null);
@@ -23,8 +24,10 @@ export function ConfirmDialog({ request, onDone }) {
     event.preventDefault();
     setBusy(true);
     try {
-      await request.run();
-      onDone({ ok: true, message: request.done, whileRunning: request.whileRunning === true });
+      const answer = await request.run();
+      // `done` may say what the answer made (a fork links to its new turn).
+      const message = typeof request.done === 'function' ? request.done(answer) : request.done;
+      onDone({ ok: true, message, whileRunning: request.whileRunning === true });
     } catch (error) {
       if (request.onRefused && (error.status === 400 || error.status === 409)) {
         request.onRefused(error);

@@ -3,6 +3,7 @@
 // Temporal Web UI.
 import { html, useEffect, useState } from '/vendor/preact-htm.js';
 import { getJson } from './api.mjs';
+import { ForkedFrom, ForkFrom } from './fork-from.mjs';
 import { contentText, duration, shortJson, time } from './format.mjs';
 import { GrantsPanel } from './grants-panel.mjs';
 import { TimelineView } from './timeline-view.mjs';
@@ -105,6 +106,11 @@ export function TurnPage({ turnId, session }) {
     canAct && running
       ? (call) => html`<${DecideCall} turnId=${turnId} call=${call} ask=${setAsking} />`
       : null;
+  // A finished turn (one with a result) may be forked from any response or call of its record.
+  const fork =
+    canAct && !running && result
+      ? (at) => html`<${ForkFrom} turnId=${turnId} at=${at} ask=${setAsking} />`
+      : null;
   return html`
     <p><a href="#/turns">← Turns</a></p>
     <h1>Turn <code>${turnId}</code></h1>
@@ -116,6 +122,7 @@ export function TurnPage({ turnId, session }) {
         usage=${running ? timeline.state?.usage : (result?.usage ?? timeline.state?.usage)}
         state=${running ? timeline.state : undefined}
       />
+      ${timeline.forked && html`<${ForkedFrom} forked=${timeline.forked} />`}
       ${turn?.webUiUrl && html`<p><a href=${turn.webUiUrl} target="_blank" rel="noreferrer">Open in the Temporal Web UI</a></p>`}
       ${canAct && running && html`<${CancelTurn} turnId=${turnId} ask=${setAsking} />`}
       ${!canAct && html`<p>Actions are off: the dashboard was started without a token.</p>`}
@@ -130,7 +137,7 @@ export function TurnPage({ turnId, session }) {
     ${running && html`<${GrantsPanel} turnId=${turnId} grants=${timeline.grants} ask=${canAct ? setAsking : null} />`}
     ${timeline.input && html`<${TurnInput} messages=${timeline.input} />`}
     <h2>Timeline</h2>
-    <${TimelineView} timeline=${timeline} now=${now} actions=${actions} />
+    <${TimelineView} timeline=${timeline} now=${now} actions=${actions} fork=${fork} />
     ${
       structured !== undefined
         ? html`<h2>Answer (structured)</h2><pre class="answer" data-structured-output>${JSON.stringify(structured, null, 2)}</pre>`

@@ -1,8 +1,9 @@
-// A turn's timeline, folded from its event stream: model responses (with their streamed text),
-// each call with its attempts, its wave and its outcome, the notes between responses (a user's
-// message that joined the turn, the context compacted, a grant given or revoked, an answer the
-// output schema rejected), the grants in force, and a structured answer once the turn has it. Pure functions of the events, so the page draws the same whether it watched from the
-// start or joined late (the stream replays).
+// A turn's timeline, folded from its event stream (a fork's with the record it began from): model
+// responses (with their streamed text), each call with its attempts, its wave and its outcome, the
+// notes between responses (a user's message that joined the turn, the context compacted, a grant
+// given or revoked, an answer the output schema rejected), the grants in force, and a structured
+// answer once the turn has it. Pure functions of the events, so the page draws the same whether it
+// watched from the start or joined late (the stream replays).
 
 export function emptyTimeline() {
   return {
@@ -14,6 +15,8 @@ export function emptyTimeline() {
     finished: undefined,
     state: undefined,
     grants: [],
+    // A fork's source and fork point (`turn.forked`).
+    forked: undefined,
   };
 }
 
@@ -89,6 +92,14 @@ export function withEntry(old, entry, waves) {
     case 'turn.started':
       timeline.input = entry.input;
       break;
+    case 'turn.forked': {
+      // A fork begins with its source's record up to the fork point: drawn as it was recorded
+      // there (its calls ran in the source, so they have outputs and no attempts here).
+      let folded = timeline;
+      for (const event of entry.events) folded = withEntry(folded, event);
+      for (const c of folded.calls) if (!call(timeline, c.toolCallId)) c.fromRecord = true;
+      return { ...folded, forked: { from: entry.from, point: entry.point } };
+    }
     case 'model.requested':
       response(timeline, entry.responseIndex).requestedAfter = timeline.lastAt ?? timeline.openedAt;
       break;
