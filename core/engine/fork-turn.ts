@@ -35,7 +35,10 @@ export function forkPrefix(
   at: ForkPoint,
   edits: ForkEdits = {},
 ): TranscriptEvent[] {
-  const body = events.filter((e) => e.type !== 'turn.started' && e.type !== 'turn.finished');
+  // A fork of a fork: the record it began from is its own, in its `turn.forked` event's place.
+  const body = events
+    .flatMap((e) => (e.type === 'turn.forked' ? e.events : [e]))
+    .filter((e) => e.type !== 'turn.started' && e.type !== 'turn.finished');
   const end =
     'afterResponse' in at ? afterResponseEnd(body, at.afterResponse) : beforeCallEnd(body, at.beforeCall);
   const prefix = body.slice(0, end);
