@@ -131,6 +131,7 @@ export {
 export { assertTurnId, conversationIdSchema, turnIdSchema } from './core/schema/turn-id';
 export { type HaltReason, type TurnStatus, turnStatusSchema } from './core/schema/turn-status';
 export type { Usage } from './core/schema/usage';
+export { type AgentToolOptions, agentTool } from './core/tools/agent-tool';
 // Tools
 export {
   type AnyTool,
@@ -141,6 +142,7 @@ export {
 } from './core/tools/define-tool';
 export type { ToolLister } from './core/tools/listed-tools';
 export { NonRetryableToolError } from './core/tools/run-tool-attempt';
+export { type SubAgentAnswer, type SubAgentRun, type SubAgents, subAgentTurnId } from './core/tools/sub-agents';
 export { type ToolFile, withFiles } from './core/tools/tool-files';
 // Watching a turn (the same events in process and on Temporal)
 export type { LiveChannelName, ProgressEntry, TurnWatchEvent } from './core/watch/turn-watch-event';

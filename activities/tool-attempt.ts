@@ -10,6 +10,7 @@ import {
 import { runToolAttempt } from '../core';
 import { traceToolAttempt } from '../tracing/trace-tool-attempt';
 import { type ActivityDeps, heartbeatEvery, parseInput, timers } from './activity-support';
+import { temporalSubAgents } from './sub-agent-turns';
 import { turnRegistry } from './turn-registry';
 
 /**
@@ -86,6 +87,8 @@ export async function runAttemptHere({
           signal: ctx.cancellationSignal,
           heartbeat: local ? () => {} : (details) => ctx.heartbeat(details),
           storeFiles: deps.files.store,
+          // A quick call holds the workflow task: it runs no sub-agent (a turn of its own, minutes long).
+          ...(local ? {} : { agents: temporalSubAgents(ctx) }),
         }),
     });
     // Stopped, but not by the turn's cancel: its worker is going away (or the activity timed

@@ -103,6 +103,8 @@ export interface RunTurnArgs {
   grants?: readonly ApprovalGrant[];
   /** A structured answer (see `OutputConfig`): the result's `output` holds the checked value. */
   output?: StructuredOutputInput;
+  /** This turn's budget in place of the executor's (a sub-agent's slice; see `agentTool`). */
+  budget?: Budget;
   /** A fork's record (see `InProcessExecutor.forkTurn`, which makes it). */
   fork?: TurnStart['fork'];
 }

@@ -33,6 +33,7 @@ import type {
   InProcessWatchOptions,
   RunTurnArgs,
 } from './in-process-executor-options';
+import { inProcessSubAgents } from './in-process-sub-agents';
 import { MemoryJournal } from './journal/memory-journal';
 import type { TurnJournal } from './journal/turn-journal';
 import { JournalWriter } from './journal-writer';
@@ -86,6 +87,7 @@ export class InProcessExecutor {
       ],
       health: options.health ?? new ToolHealthRegistry({ now: timers.now }),
       ...(options.approver ? { approver: options.approver } : {}),
+      agents: inProcessSubAgents(this),
       timers,
       leaseMs: options.leaseMs ?? 30_000,
       files: hostFiles({
@@ -118,13 +120,13 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input, earlier, session: toolSession, grants, output, fork }: RunTurnArgs,
+    { turnId, input, earlier, session: toolSession, grants, output, fork, budget }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
     const parsedInput = turnInputSchema.safeParse(input);
     if (!parsedInput.success) throw new Error(`invalid turn input: ${formatIssues(parsedInput.error)}`);
-    const config = withOwnChoices(this.turnConfig(), { grants, output });
+    const config = withOwnChoices(this.turnConfig(), { grants, output, budget });
     // Claimed at once, before anything is awaited: a watch that follows the call finds the turn.
     this.claim(turnId);
     return this.driving(turnId, async (_feed, inbox) => {

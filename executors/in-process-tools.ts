@@ -65,6 +65,7 @@ export class InProcessTools {
       signal,
       storeFiles: this.host.files.store,
       session: this.session,
+      ...(this.host.agents ? { agents: this.host.agents } : {}),
     }).then(({ result, durationMs }) => {
       if (span && tracing) endToolAttemptSpan({ tracing, span, result });
       this.backgroundControllers.delete(toolCallId);

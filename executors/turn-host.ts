@@ -6,6 +6,7 @@ import type {
   HostFiles,
   HostTimers,
   LegacyDecision,
+  SubAgents,
   ToolHealthRegistry,
   ToolRegistry,
   TurnHooks,
@@ -37,6 +38,8 @@ export interface TurnHost {
   observers: readonly TurnObserver[];
   health: ToolHealthRegistry;
   approver?: Approver;
+  /** Runs sub-agent turns for tools (`agentTool`). */
+  agents?: SubAgents;
   timers: HostTimers;
   leaseMs: number;
   /** Spans for the turn, its model requests and tool attempts (default: none). */

@@ -3,13 +3,15 @@ import type { RunTurnArgs } from './in-process-executor-options';
 
 /**
  * The executor's configuration with what a turn has of its own: its grants (a grant of the same id
- * is the turn's) and its structured answer.
+ * is the turn's), its structured answer and its budget.
  */
 export function withOwnChoices(
   config: TurnConfig,
-  { grants, output }: Pick<RunTurnArgs, 'grants' | 'output'>,
+  { grants, output, budget }: Pick<RunTurnArgs, 'grants' | 'output' | 'budget'>,
 ): TurnConfig {
-  const own = output ? { ...config, output: outputConfigOf(output) } : config;
+  const answering = output ? { ...config, output: outputConfigOf(output) } : config;
+  // A sub-agent's slice of its parent's budget, in place of the executor's.
+  const own = budget ? { ...answering, budget } : answering;
   if (!grants?.length) return own;
   const ids = new Set(grants.map((g) => g.grantId));
   const kept = (config.approvals.grants ?? []).filter((g) => !ids.has(g.grantId));

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RetryPolicyInput } from '../schema/retry-policy';
+import type { SubAgents } from './sub-agents';
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -18,6 +19,8 @@ export interface ToolContext {
    * (`conversationSessionKey`). Absent for a standalone turn.
    */
   session?: ToolSession;
+  /** Runs sub-agent turns (`agentTool`); absent on a host that runs none. */
+  agents?: SubAgents;
 }
 
 /** Which session a call belongs to (see `ToolContext.session`). */

@@ -6,6 +6,7 @@ import { describeThrown } from './describe-thrown';
 import { toolCallKey } from './idempotency-key';
 import { onAbort } from './on-abort';
 import { stableHash } from './stable-hash';
+import type { SubAgents } from './sub-agents';
 import { toJson } from './to-json';
 import { type ToolFile, ToolResultWithFiles } from './tool-files';
 
@@ -34,6 +35,8 @@ export interface ExecuteArgs {
   timeoutMs?: number;
   /** The session the call belongs to (`ToolContext.session`); absent for a standalone turn. */
   session?: ToolSession;
+  /** Runs sub-agent turns for the tool (`ToolContext.agents`). */
+  agents?: SubAgents;
 }
 
 export interface Executed {
@@ -91,6 +94,7 @@ class AttemptContext {
   readonly attempt: number;
   readonly heartbeat: (details?: unknown) => void;
   readonly session: ToolSession | undefined;
+  readonly agents: SubAgents | undefined;
   private controller?: AbortController;
   private unsubscribe?: () => void;
   private timer?: unknown;
@@ -107,6 +111,7 @@ class AttemptContext {
     this.attempt = args.attempt;
     this.heartbeat = args.heartbeat ?? noop;
     this.session = args.session;
+    this.agents = args.agents;
   }
 
   get signal(): AbortSignal {

@@ -14,6 +14,7 @@ import { retryAndHookCases } from './retries-hooks.cases';
 import { steerCases } from './steer.cases';
 import { streamingCases } from './streaming.cases';
 import { structuredOutputCases } from './structured-output.cases';
+import { subAgentCases } from './sub-agents.cases';
 import { watchCases } from './watch.cases';
 import { waveCases } from './waves.cases';
 
@@ -23,7 +24,15 @@ import { waveCases } from './waves.cases';
  */
 export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, approvalCases, steerCases],
-  limits: [cancellationCases, budgetCases, detectionCases, streamingCases, mcpCases, mcpSessionCases],
+  limits: [
+    subAgentCases,
+    cancellationCases,
+    budgetCases,
+    detectionCases,
+    streamingCases,
+    mcpCases,
+    mcpSessionCases,
+  ],
   edges: [edgeCases, watchCases, backgroundCases, compactionCases, structuredOutputCases, forkCases],
 } as const satisfies Record<string, readonly ((harness: ConformanceHarness) => void)[]>;
 

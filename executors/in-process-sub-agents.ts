@@ -1,0 +1,33 @@
+import type { SubAgents, TurnResult } from '../core';
+import type { RunTurnArgs } from './in-process-executor-options';
+
+/** What of the executor runs sub-agents (named here so that this file need not import it). */
+interface TurnRunner {
+  finishedResult(turnId: string): Promise<TurnResult | undefined>;
+  journalLength(turnId: string): Promise<number>;
+  resumeTurn(
+    args: { turnId: string; takeOver?: boolean },
+    options: { signal: AbortSignal },
+  ): Promise<TurnResult>;
+  runTurn(args: RunTurnArgs, options: { signal: AbortSignal }): Promise<TurnResult>;
+}
+
+/**
+ * Sub-agents in process: each a turn of the same executor (its own journal), cancelled with the
+ * calling attempt. A turn of that id that finished is its answer; one in the journal that did not
+ * (the host crashed under it) is resumed, not run again.
+ */
+export function inProcessSubAgents(executor: TurnRunner): SubAgents {
+  return {
+    async run({ turnId, input, budget, output }, signal) {
+      const finished = await executor.finishedResult(turnId);
+      if (finished) return finished;
+      if ((await executor.journalLength(turnId)) > 0)
+        return executor.resumeTurn({ turnId, takeOver: true }, { signal });
+      return executor.runTurn(
+        { turnId, input, ...(budget ? { budget } : {}), ...(output ? { output } : {}) },
+        { signal },
+      );
+    },
+  };
+}
