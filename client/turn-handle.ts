@@ -27,6 +27,7 @@ import {
   LiveTextAssembler,
   messagesFromEvents,
   outputsFromEvents,
+  subAgentTurnId,
   type TurnResult,
   type TurnStateView,
   type UserMessage,
@@ -183,6 +184,25 @@ export class TurnHandle {
     } catch (error) {
       throw await this.whyUnanswered(error);
     }
+  }
+
+  /**
+   * The sub-agents (`agentTool`) of this turn's running calls, each a turn of its own, with its
+   * state: where a person finds what they wait for (their approvals are decided on their handles).
+   */
+  async subAgents(): Promise<{ toolCallId: string; turn: TurnHandle; state: TurnStateView }[]> {
+    const { calls, background } = await this.state();
+    const running = [...calls, ...background].filter((c) => c.phase === 'running');
+    const found = await Promise.all(
+      running.map(async ({ toolCallId }) => {
+        const id = subAgentTurnId(this.turnId, toolCallId);
+        const turn = new TurnHandle(id, this.workflow.client.getHandle(id), this.decider, this.approvalKeys);
+        // Most running calls are not agents: no workflow of that id.
+        const state = await turn.state().catch(() => undefined);
+        return state ? [{ toolCallId, turn, state }] : [];
+      }),
+    );
+    return found.flat();
   }
 
   /**

@@ -53,6 +53,41 @@ export function subAgentCases(harness: ConformanceHarness): void {
       ]);
     });
 
+    test('a sub-agent’s call that needs approval is asked of the parent’s approver, with the sub-agent’s turn id', async () => {
+      const deploy = defineTool({
+        name: 'deploy',
+        description: 'Deploys',
+        input: z.object({ target: z.string() }),
+        requiresApproval: true,
+        execute: ({ target }) => `deployed ${target}`,
+      });
+      const model = scriptedModel(
+        [
+          (request) =>
+            isSubAgent(request)
+              ? { toolCalls: [{ id: 'd1', name: 'deploy', args: { target: 'staging' } }] }
+              : { toolCalls: [{ id: 'r1', name: 'releaser', args: { task: 'ship it' } }] },
+          (request) => ({ text: isSubAgent(request) ? 'shipped to staging' : 'released' }),
+        ],
+        'scripted-agents',
+      );
+      const releaser = agentTool({ name: 'releaser', description: 'Releases', model: model.name });
+      const turnId = uniqueTurnId('parent-approval');
+      const asked: string[] = [];
+      const result = await runSpec(harness, {
+        turnId,
+        input: 'release',
+        tools: [releaser, deploy],
+        model,
+        approver: async (request) => {
+          asked.push(`${request.turnId} ${request.toolCallId}`);
+          return { decision: 'approve', by: 'ops' };
+        },
+      });
+      expect(asked).toEqual([`${turnId}/agent/r1 d1`]);
+      expect(result.outputs[0]).toMatchObject({ status: 'ok', content: 'shipped to staging' });
+    });
+
     test('a cancel of the parent reaches the tool its running sub-agent runs, and every call gets a true output', async () => {
       let started: () => void = () => {};
       const running = new Promise<void>((resolve) => {

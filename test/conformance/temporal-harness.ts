@@ -107,14 +107,24 @@ export const temporalHarness: ConformanceHarness = {
         const decided = new Set<string>();
         while (!done) {
           const state = await turn.state().catch(() => undefined);
-          for (const call of state?.calls ?? []) {
-            if (!call.approval || decided.has(call.toolCallId)) continue;
-            decided.add(call.toolCallId);
+          // The turn's own calls, and those of its sub-agents (turns of their own), as the in-process
+          // executor's approver is asked of both.
+          const subAgents = state?.calls.some((c) => c.phase === 'running')
+            ? await turn.subAgents().catch(() => [])
+            : [];
+          const waiting = [
+            ...(state?.calls ?? []).map((call) => ({ call, on: turn })),
+            ...subAgents.flatMap((sub) => sub.state.calls.map((call) => ({ call, on: sub.turn }))),
+          ];
+          for (const { call, on } of waiting) {
+            const key = `${on.turnId} ${call.toolCallId}`;
+            if (!call.approval || decided.has(key)) continue;
+            decided.add(key);
             // A decision may never come (the approval timeout case): do not let it hold the loop.
             void decideAsApprover({
               approver,
-              turn,
-              request: { turnId: spec.turnId, ...call.approval },
+              turn: on,
+              request: { turnId: on.turnId, ...call.approval },
               done: () => done,
             }).catch(() => {});
           }
