@@ -142,7 +142,12 @@ export {
 } from './core/tools/define-tool';
 export type { ToolLister } from './core/tools/listed-tools';
 export { NonRetryableToolError } from './core/tools/run-tool-attempt';
-export { type SubAgentAnswer, type SubAgentRun, type SubAgents, subAgentTurnId } from './core/tools/sub-agents';
+export {
+  type SubAgentAnswer,
+  type SubAgentRun,
+  type SubAgents,
+  subAgentTurnId,
+} from './core/tools/sub-agents';
 export { type ToolFile, withFiles } from './core/tools/tool-files';
 // Watching a turn (the same events in process and on Temporal)
 export type { LiveChannelName, ProgressEntry, TurnWatchEvent } from './core/watch/turn-watch-event';

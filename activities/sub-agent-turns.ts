@@ -1,6 +1,7 @@
 import type { Context } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import {
+  stateQuery,
   type TurnWorkflowResult,
   turnWorkflowInputSchema,
   turnWorkflowType,
@@ -22,11 +23,19 @@ export function temporalSubAgents(ctx: Context): SubAgents {
           'on Temporal a sub-agent names its model (agentTool({ model })): a model of the worker, by name',
         );
       const workflow = ctx.client.workflow;
+      // The parent's approval rules hold for its sub-agents: a signed turn's sub-agent takes only
+      // signed decisions too (else anyone who reaches the frontend could approve its calls).
+      const parent = ctx.info.workflowExecution?.workflowId;
+      const approvals = parent ? (await workflow.getHandle(parent).query(stateQuery)).approvals : undefined;
       const args = turnWorkflowInputSchema.parse({
         turnId,
         input,
         model,
-        config: turnConfigOf({ ...(budget ? { budget } : {}), ...(output ? { output } : {}) }),
+        config: turnConfigOf({
+          ...(budget ? { budget } : {}),
+          ...(output ? { output } : {}),
+          ...(approvals ? { approvals } : {}),
+        }),
       });
       // The calling turn's queue: a call pinned to a session worker runs on that worker's own queue.
       const taskQueue = ctx.info.taskQueue.replace(/\.sessions\.[^.]+$/, '');
@@ -36,15 +45,22 @@ export function temporalSubAgents(ctx: Context): SubAgents {
           workflowId: turnId,
           taskQueue,
           args: [args],
+          // Running: this attempt attaches to it. Closed: it is not run again (its result is the answer).
           workflowIdConflictPolicy: 'USE_EXISTING',
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
         });
       } catch (error) {
         // It ran already (this attempt is a retry): its result is the answer.
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
         handle = workflow.getHandle(turnId);
       }
-      const cancel = () => void handle.cancel().catch(() => {});
+      // Only the parent's cancel cancels it: an attempt stopped otherwise (its worker shutting down, a
+      // heartbeat timeout) is run again, and attaches to the sub-agent still at work.
+      const cancel = () => {
+        if (ctx.cancellationDetails?.cancelRequested) void handle.cancel().catch(() => {});
+      };
       signal.addEventListener('abort', cancel, { once: true });
+      if (signal.aborted) cancel();
       try {
         // The summary says how it ended and what it answered (its transcript stays in its history).
         return (await handle.result()) as TurnWorkflowResult;

@@ -103,6 +103,14 @@ export function applyForked(
   // The fork's own work is what its budget and usage count: the source's responses are not spent again.
   forked.spent = { ...forked.spent, modelResponses: 0, toolCalls: 0, usage: zeroUsage };
   // After the record, and after the outputs of a batch the fork point cut: a steer waits for those.
-  if (entry.message) forked.pendingSteers = [{ messageId: `${forked.turnId}/fork`, message: entry.message }];
+  // After the source's final answer too: the model is asked again, with it.
+  if (entry.message) {
+    forked.pendingSteers = [{ messageId: `${forked.turnId}/fork`, message: entry.message }];
+    forked.modelDone = false;
+  }
+  // The fork's answers are its own to check; and the provider's stored copy of the conversation
+  // (a stateful continuation's receipt) is the source's, without the fork's edits: it sends all.
+  delete forked.outputRejections;
+  delete forked.receipt;
   return forked;
 }

@@ -15,6 +15,8 @@ export function answerEntry(state: TurnState): JournalEntry {
   const checked = checkAnswer(output, lastAnswerText(state));
   if (checked.ok) return { type: 'turn.finished', status: 'completed', output: checked.value };
   const answers = (state.outputRejections ?? 0) + 1;
+  // A schema the turn cannot read refuses every answer: asking again would not help.
+  if ('unreadable' in checked) return { type: 'turn.finished', status: 'failed', reason: checked.issues };
   if (answers > output.maxRetries)
     return {
       type: 'turn.finished',
@@ -32,12 +34,12 @@ export function answerEntry(state: TurnState): JournalEntry {
   };
 }
 
-type Checked = { ok: true; value: unknown } | { ok: false; issues: string };
+type Checked = { ok: true; value: unknown } | { ok: false; issues: string; unreadable?: true };
 
 function checkAnswer(output: OutputConfig, text: string): Checked {
   const checker = jsonSchemaChecker(output.schema);
   if (typeof checker === 'string')
-    return { ok: false, issues: `the output schema cannot be read: ${checker}` };
+    return { ok: false, issues: `the output schema cannot be read: ${checker}`, unreadable: true };
   let value: unknown;
   try {
     value = JSON.parse(withoutFence(text));

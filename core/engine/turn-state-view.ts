@@ -57,6 +57,8 @@ export interface TurnStateView {
   receipt?: { responseIndex: number; responseId: string };
   /** The grants in force ("always allow"; see `ApprovalGrant`): what runs without asking, who allowed it. */
   grants?: ApprovalGrant[];
+  /** How its approvals are taken: only signed (`approvals.signed`), and how long a call waits. */
+  approvals?: { signed?: boolean; timeoutMs?: number };
 }
 
 export function turnStateView(state: TurnState, now: number): TurnStateView {
@@ -120,6 +122,17 @@ export function turnStateView(state: TurnState, now: number): TurnStateView {
       ? { receipt: { responseIndex: state.receipt.responseIndex, responseId: state.receipt.responseId } }
       : {}),
     ...(state.grants ? { grants: state.grants } : {}),
+    ...approvalsView(state.config.approvals),
+  };
+}
+
+function approvalsView({
+  signed,
+  timeoutMs,
+}: TurnState['config']['approvals']): Pick<TurnStateView, 'approvals'> {
+  if (signed === undefined && timeoutMs === undefined) return {};
+  return {
+    approvals: { ...(signed !== undefined && { signed }), ...(timeoutMs !== undefined && { timeoutMs }) },
   };
 }
 

@@ -4,7 +4,7 @@ import { outputConfigOf, type StructuredOutputInput } from '../schema/output-sch
 import type { Budget } from '../schema/turn-config';
 import { type AnyTool, defineTool } from './define-tool';
 import { NonRetryableToolError } from './run-tool-attempt';
-import { agentTaskSchema, subAgentTurnId } from './sub-agents';
+import { agentTaskSchema, maxSubAgentDepth, subAgentDepth, subAgentTurnId } from './sub-agents';
 
 export interface AgentToolOptions {
   name: string;
@@ -44,6 +44,11 @@ export function agentTool(options: AgentToolOptions): AnyTool {
     execute: async ({ task }: z.infer<typeof agentTaskSchema>, ctx) => {
       if (!ctx.agents)
         throw new NonRetryableToolError(`${options.name} is an agent, and this host runs no sub-agents`);
+      // A sub-agent has its parent's tools, its own agent tool among them: the nesting is bounded.
+      if (subAgentDepth(ctx.turnId) >= maxSubAgentDepth)
+        throw new NonRetryableToolError(
+          `${options.name} was not started: sub-agents nest at most ${maxSubAgentDepth} deep, and this turn is a sub-agent that deep`,
+        );
       const input: Message[] = [
         ...(options.instructions ? [{ role: 'system' as const, content: options.instructions }] : []),
         { role: 'user', content: task },
@@ -59,13 +64,13 @@ export function agentTool(options: AgentToolOptions): AnyTool {
         },
         ctx.signal,
       );
+      // It finished its work: that stands, even if the parent's cancel came meanwhile.
+      if (result.status === 'completed') return result.output !== undefined ? result.output : result.text;
       // Stopped by the parent's cancel: the call did not finish (the host reports it interrupted).
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      if (result.status !== 'completed')
-        throw new NonRetryableToolError(
-          `the sub-agent ${options.name} (turn ${turnId}) ended ${result.status}${result.reason ? `: ${result.reason}` : ''}`,
-        );
-      return result.output !== undefined ? result.output : result.text;
+      throw new NonRetryableToolError(
+        `the sub-agent ${options.name} (turn ${turnId}) ended ${result.status}${result.reason ? `: ${result.reason}` : ''}`,
+      );
     },
   });
 }

@@ -199,13 +199,18 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
       `invalid arguments for ${tool.name}:\n${z.prettifyError(parsed.error)}`,
     );
   }
-  // The engine starts a call its tool requires approval for only once approved: one that comes
-  // without was not planned by the turn (forged into it from outside) and does not run.
+  // The engine starts a call its tool requires approval for only once approved. One that comes
+  // without (forged into the turn from outside, or one the tool's rules now hold for these
+  // arguments, which a hook rewrote or a new release changed) does not run: it waits for a person.
   if (!args.approved && evaluatePolicy(tool, parsed.data).requiresApproval)
-    return notRun(
-      'not-approved',
-      `${tool.name} requires approval before it runs, and this call has none; it was not run`,
-    );
+    return {
+      kind: 'not-run',
+      result: {
+        status: 'needs-approval',
+        reason: `${tool.name} requires approval for these arguments before it runs`,
+        inputSchema: toolJsonSchema(tool),
+      },
+    };
   // The hooks took time: a cancel that came meanwhile finds the tool not started, and says so.
   if (ctx && args.signal?.aborted)
     return { kind: 'not-run', result: interruptedOutput('cancelled before it started') };

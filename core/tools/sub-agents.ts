@@ -29,10 +29,23 @@ export interface SubAgents {
 /** How a sub-agent's turn ended, as its caller needs it. */
 export type SubAgentAnswer = Pick<TurnOutcome, 'status' | 'reason' | 'text' | 'output'>;
 
-/** The sub-agent turn of a call: `<parent>/agent/<call>`, or a digest of the two when that is no valid turn id. */
+/** How deep sub-agents nest: a sub-agent's sub-agent is 2 deep. */
+export const maxSubAgentDepth = 3;
+
+/**
+ * The sub-agent turn of a call: `<parent>/agent/<call>`, or, when that is no valid turn id, a digest
+ * of the two that still says how deep it is (`agent<depth>-<digest>`).
+ */
 export function subAgentTurnId(turnId: string, toolCallId: string): string {
   const id = `${turnId}/agent/${toolCallId}`;
-  return /^[A-Za-z0-9\-_.:/@+=#~]{1,256}$/.test(id) ? id : `agent-${stableHash([turnId, toolCallId])}`;
+  if (/^[A-Za-z0-9\-_.:/@+=#~]{1,256}$/.test(id)) return id;
+  return `agent${subAgentDepth(turnId) + 1}-${stableHash([turnId, toolCallId])}`;
+}
+
+/** How deep a turn is as a sub-agent (0: not one). */
+export function subAgentDepth(turnId: string): number {
+  const digested = /^agent(\d+)-/.exec(turnId);
+  return (digested ? Number(digested[1]) : 0) + turnId.split('/agent/').length - 1;
 }
 
 /** What a sub-agent tool takes by default: the task, in words. */

@@ -103,5 +103,18 @@ export function forkCases(harness: ConformanceHarness): void {
         }),
       ).rejects.toThrow(/the turn has no response 7 to fork after/);
     });
+
+    test('a fork after the final answer, with a message, asks the model again', async () => {
+      const model = scriptedModel([{ text: 'first answer' }, { text: 'second answer' }]);
+      const source: TurnSpec = { turnId: uniqueTurnId('fork-src'), input: 'hello', tools: [], model };
+      await runSpec(harness, source);
+      const forked = await runSpec(harness, {
+        ...source,
+        turnId: uniqueTurnId('fork-final'),
+        fork: { from: source.turnId, at: { afterResponse: 0 }, message: 'say more' },
+      });
+      expect(forked.text).toBe('second answer');
+      expect(forked.transcript.map((m) => m.role)).toEqual(['assistant', 'user', 'assistant']);
+    });
   });
 }

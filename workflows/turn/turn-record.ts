@@ -81,8 +81,10 @@ export function nextRunInput({
   turn: TurnRecord;
   next: PackedCarry;
 }): TurnWorkflowInput {
+  // A fork's record is in the carried events now: not carried twice.
+  const { fork: _carriedInEvents, ...rest } = input;
   return {
-    ...input,
+    ...rest,
     run: input.run + 1,
     carried: next.head,
     carriedChunks: next.chunks,
