@@ -6,7 +6,7 @@ import {
   turnWorkflowInputSchema,
   turnWorkflowType,
 } from '../contract/turn-workflow';
-import { NonRetryableToolError, type SubAgents, turnConfigOf } from '../core';
+import { budgetSlice, NonRetryableToolError, type SubAgents, turnConfigOf } from '../core';
 
 /**
  * Sub-agents on Temporal: each a turn workflow of its own (its own history, its own approvals,
@@ -17,7 +17,7 @@ import { NonRetryableToolError, type SubAgents, turnConfigOf } from '../core';
  */
 export function temporalSubAgents(ctx: Context): SubAgents {
   return {
-    async run({ turnId, input, model, budget, output }, signal) {
+    async run({ turnId, parentTurnId, input, model, budget, output }, signal) {
       if (!model)
         throw new NonRetryableToolError(
           'on Temporal a sub-agent names its model (agentTool({ model })): a model of the worker, by name',
@@ -25,14 +25,17 @@ export function temporalSubAgents(ctx: Context): SubAgents {
       const workflow = ctx.client.workflow;
       // The parent's approval rules hold for its sub-agents: a signed turn's sub-agent takes only
       // signed decisions too (else anyone who reaches the frontend could approve its calls).
-      const parent = ctx.info.workflowExecution?.workflowId;
-      const approvals = parent ? (await workflow.getHandle(parent).query(stateQuery)).approvals : undefined;
+      const parent = await workflow.getHandle(parentTurnId).query(stateQuery);
+      const slice = budgetSlice(budget, parent.budgetLeft);
+      if (typeof slice === 'string')
+        throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
+      const { approvals } = parent;
       const args = turnWorkflowInputSchema.parse({
         turnId,
         input,
         model,
         config: turnConfigOf({
-          ...(budget ? { budget } : {}),
+          budget: slice,
           ...(output ? { output } : {}),
           ...(approvals ? { approvals } : {}),
         }),

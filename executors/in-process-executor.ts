@@ -15,11 +15,13 @@ import {
   type TurnConfig,
   TurnEngine,
   type TurnResult,
+  type TurnStateView,
   type TurnToolsets,
   type TurnWatchEvent,
   turnConfigOf,
   turnConfigSchema,
   turnInputSchema,
+  turnStateView,
   turnToolsets,
   type UserMessage,
 } from '../core';
@@ -68,6 +70,7 @@ export class InProcessExecutor {
   private readonly inboxes = new Map<string, TurnInbox>();
   /** What watchers read of the turns this executor is driving now. */
   private readonly feeds = new Map<string, TurnFeed>();
+  private readonly engines = new Map<string, TurnEngine>(); // running here: a sub-agent's budget reads its parent's
   private config?: TurnConfig;
   private readonly toolsets?: TurnToolsets;
 
@@ -146,6 +149,7 @@ export class InProcessExecutor {
       }
       const now = this.host.timers.now();
       const started = TurnEngine.start({ turnId, input: kept, config, now, ...(fork ? { fork } : {}) });
+      this.engines.set(turnId, started.engine);
       const writer = new JournalWriter(session, version, [], this.host.observers);
       await writer.append(started.entries);
       return driveTurn({
@@ -205,6 +209,7 @@ export class InProcessExecutor {
       // Watchers get what was recorded before, numbered as in the journal, then what comes now.
       for (const entry of entries) feed.recorded({ entry });
       const engine = TurnEngine.replay(entries);
+      this.engines.set(turnId, engine);
       const writer = new JournalWriter(session, version, entries, this.host.observers);
       await writer.append(engine.onResume());
       onResumed?.();
@@ -278,6 +283,12 @@ export class InProcessExecutor {
     yield* watchTurnFeed({ feed, after, live, ...(signal ? { signal } : {}) });
   }
 
+  /** What a turn running here has left of its budget (undefined: it does not run here). */
+  budgetLeft(turnId: string): TurnStateView['budgetLeft'] | undefined {
+    const engine = this.engines.get(turnId);
+    return engine && turnStateView(engine.view, this.host.timers.now()).budgetLeft;
+  }
+
   /** How many entries the turn's journal holds now (its last sequence number; 0 for an unknown turn). */
   async journalLength(turnId: string): Promise<number> {
     const feed = this.feeds.get(turnId);
@@ -334,6 +345,7 @@ export class InProcessExecutor {
     } finally {
       this.feeds.delete(turnId);
       this.inboxes.delete(turnId);
+      this.engines.delete(turnId);
       this.active.delete(turnId);
     }
   }

@@ -1,8 +1,16 @@
-import type { SubAgents, TurnResult } from '../core';
+import {
+  type BudgetLeft,
+  budgetSlice,
+  NonRetryableToolError,
+  type SubAgents,
+  type TurnResult,
+} from '../core';
 import type { RunTurnArgs } from './in-process-executor-options';
 
 /** What of the executor runs sub-agents (named here so that this file need not import it). */
 interface TurnRunner {
+  /** What a turn running here has left of its budget (undefined: not running here). */
+  budgetLeft(turnId: string): BudgetLeft | undefined;
   finishedResult(turnId: string): Promise<TurnResult | undefined>;
   journalLength(turnId: string): Promise<number>;
   resumeTurn(
@@ -19,15 +27,15 @@ interface TurnRunner {
  */
 export function inProcessSubAgents(executor: TurnRunner): SubAgents {
   return {
-    async run({ turnId, input, budget, output }, signal) {
+    async run({ turnId, parentTurnId, input, budget, output }, signal) {
       const finished = await executor.finishedResult(turnId);
       if (finished) return finished;
       if ((await executor.journalLength(turnId)) > 0)
         return executor.resumeTurn({ turnId, takeOver: true }, { signal });
-      return executor.runTurn(
-        { turnId, input, ...(budget ? { budget } : {}), ...(output ? { output } : {}) },
-        { signal },
-      );
+      const slice = budgetSlice(budget, executor.budgetLeft(parentTurnId));
+      if (typeof slice === 'string')
+        throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
+      return executor.runTurn({ turnId, input, budget: slice, ...(output ? { output } : {}) }, { signal });
     },
   };
 }

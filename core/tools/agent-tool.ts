@@ -57,6 +57,7 @@ export function agentTool(options: AgentToolOptions): AnyTool {
       const result = await ctx.agents.run(
         {
           turnId,
+          parentTurnId: ctx.turnId,
           input,
           ...(options.model ? { model: options.model } : {}),
           ...(options.budget ? { budget: options.budget } : {}),

@@ -8,6 +8,8 @@ import { stableHash } from './stable-hash';
 export interface SubAgentRun {
   /** Stable for the call (`subAgentTurnId`): a retried or recovered attempt finds the same turn. */
   turnId: string;
+  /** The turn whose call runs it: its budget left bounds the sub-agent's (see `budgetSlice`). */
+  parentTurnId: string;
   input: Message[];
   /** The model, by name: on Temporal a model of the worker; in process the executor's own is used. */
   model?: string;
@@ -50,3 +52,28 @@ export function subAgentDepth(turnId: string): number {
 
 /** What a sub-agent tool takes by default: the task, in words. */
 export const agentTaskSchema = z.object({ task: z.string().min(1).describe('What the agent is to do') });
+
+/** What a turn has left of its budget (`TurnStateView.budgetLeft`). */
+export type BudgetLeft = Partial<Record<'modelResponses' | 'toolCalls' | 'tokens' | 'wallTimeMs', number>>;
+
+/**
+ * A sub-agent's budget: the agent tool's own, within what its parent has left when it starts (its
+ * wall time left is the parent's deadline passed down). A string when the parent has nothing left of
+ * something: the sub-agent does not start.
+ */
+export function budgetSlice(own: Budget | undefined, left: BudgetLeft | undefined): Budget | string {
+  const slice: Budget = { ...own };
+  const pairs = [
+    ['maxModelResponses', 'modelResponses'],
+    ['maxToolCalls', 'toolCalls'],
+    ['maxTokens', 'tokens'],
+    ['maxWallTimeMs', 'wallTimeMs'],
+  ] as const;
+  for (const [field, leftField] of pairs) {
+    const parentLeft = left?.[leftField];
+    if (parentLeft === undefined) continue;
+    if (parentLeft <= 0) return `its parent's budget has no ${leftField} left`;
+    slice[field] = Math.min(slice[field] ?? parentLeft, parentLeft);
+  }
+  return slice;
+}

@@ -88,6 +88,51 @@ export function subAgentCases(harness: ConformanceHarness): void {
       expect(result.outputs[0]).toMatchObject({ status: 'ok', content: 'shipped to staging' });
     });
 
+    test('a sub-agent’s budget is its tool’s, within what its parent has left when it starts', async () => {
+      const lookup = defineTool({
+        name: 'lookup',
+        description: 'Looks a key up',
+        input: z.object({ key: z.string() }),
+        concurrencySafe: true,
+        execute: ({ key }) => `value of ${key}`,
+      });
+      // The sub-agent never stops looking things up: only its budget ends it.
+      const model = scriptedModel(
+        Array.from(
+          { length: 12 },
+          (_, i) => (request: ModelRequest) =>
+            isSubAgent(request)
+              ? { toolCalls: [{ id: `l${i}`, name: 'lookup', args: { key: `k${i}` } }] }
+              : i === 0
+                ? { toolCalls: [{ id: 'r1', name: 'researcher', args: { task: 'dig' } }] }
+                : { text: 'stopped digging' },
+        ),
+        'scripted-agents',
+      );
+      const researcher = agentTool({
+        name: 'researcher',
+        description: 'Digs',
+        model: model.name,
+        budget: { maxModelResponses: 10 },
+      });
+      const turnId = uniqueTurnId('parent-budget');
+      const result = await runSpec(harness, {
+        turnId,
+        input: 'dig',
+        tools: [researcher, lookup],
+        model,
+        budget: { maxModelResponses: 4 },
+      });
+      const child = `${turnId}/agent/r1`;
+      // Within what the parent had left when the sub-agent started (4, or 3 once its first response
+      // was recorded: the call may start while that response streams), not the tool's 10.
+      const asked = model.requests.filter((r) => r.turnId === child).length;
+      expect(asked).toBeGreaterThanOrEqual(3);
+      expect(asked).toBeLessThanOrEqual(4);
+      expect(result.outputs[0]).toMatchObject({ status: 'error' });
+      expect(String(result.outputs[0]?.content)).toMatch(/ended budget_exhausted/);
+    });
+
     test('a cancel of the parent reaches the tool its running sub-agent runs, and every call gets a true output', async () => {
       let started: () => void = () => {};
       const running = new Promise<void>((resolve) => {
