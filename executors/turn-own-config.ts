@@ -1,4 +1,4 @@
-import { outputConfigOf, type TurnConfig } from '../core';
+import { outputConfigOf, type TurnConfig, withGrants } from '../core';
 import type { RunTurnArgs } from './in-process-executor-options';
 
 /**
@@ -12,8 +12,5 @@ export function withOwnChoices(
   const answering = output ? { ...config, output: outputConfigOf(output) } : config;
   // A sub-agent's slice of its parent's budget, in place of the executor's.
   const own = budget ? { ...answering, budget } : answering;
-  if (!grants?.length) return own;
-  const ids = new Set(grants.map((g) => g.grantId));
-  const kept = (config.approvals.grants ?? []).filter((g) => !ids.has(g.grantId));
-  return { ...own, approvals: { ...config.approvals, grants: [...kept, ...grants] } };
+  return withGrants(own, grants ?? []);
 }

@@ -4,6 +4,7 @@ import type { JournalEntry, TranscriptEvent } from '../schema/journal-entry';
 import type { ToolOutput } from '../schema/tool-output';
 import { zeroUsage } from '../schema/usage';
 import { callOf, decide } from './apply-call-entries';
+import { withForkedEvents } from './messages-from-events';
 import type { TurnState } from './turn-state';
 
 /**
@@ -36,9 +37,9 @@ export function forkPrefix(
   edits: ForkEdits = {},
 ): TranscriptEvent[] {
   // A fork of a fork: the record it began from is its own, in its `turn.forked` event's place.
-  const body = events
-    .flatMap((e) => (e.type === 'turn.forked' ? e.events : [e]))
-    .filter((e) => e.type !== 'turn.started' && e.type !== 'turn.finished');
+  const body = withForkedEvents(events).filter(
+    (e) => e.type !== 'turn.started' && e.type !== 'turn.finished',
+  );
   const end =
     'afterResponse' in at ? afterResponseEnd(body, at.afterResponse) : beforeCallEnd(body, at.beforeCall);
   const prefix = body.slice(0, end);

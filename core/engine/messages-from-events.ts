@@ -117,7 +117,7 @@ export function steeredMessageIds(events: readonly TranscriptEvent[]): string[] 
 }
 
 /** A fork's events with the record it began from in its `turn.forked` event's place (see `forkPrefix`). */
-function withForkedEvents(events: readonly TranscriptEvent[]): readonly TranscriptEvent[] {
+export function withForkedEvents(events: readonly TranscriptEvent[]): readonly TranscriptEvent[] {
   return events.some((e) => e.type === 'turn.forked')
     ? events.flatMap((e) => (e.type === 'turn.forked' ? e.events : [e]))
     : events;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approvalGrantSchema, maxGrantsInForce } from './approval-grant';
+import { type ApprovalGrant, approvalGrantSchema, maxGrantsInForce } from './approval-grant';
 import { type RetryPolicyInput, retryPolicySchema } from './retry-policy';
 
 /** When a model asks for many calls at once, this many run together unless told otherwise. */
@@ -237,4 +237,12 @@ export function turnConfigOf(choices: TurnConfigChoices): TurnConfigInput {
     ...(choices.compaction ? { compaction: choices.compaction } : {}),
     ...(choices.output ? { output: choices.output } : {}),
   };
+}
+
+/** A turn's configuration with grants it starts with added (a grant of the same id replaces the configured one). */
+export function withGrants(config: TurnConfig, grants: readonly ApprovalGrant[]): TurnConfig {
+  if (grants.length === 0) return config;
+  const ids = new Set(grants.map((g) => g.grantId));
+  const kept = (config.approvals.grants ?? []).filter((g) => !ids.has(g.grantId));
+  return { ...config, approvals: { ...config.approvals, grants: [...kept, ...grants] } };
 }

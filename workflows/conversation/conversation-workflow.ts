@@ -48,6 +48,7 @@ import {
   type TurnStatus,
   turnEnded,
   type WaitingMessage,
+  withGrants,
 } from '../../core';
 import { turnWorkflow } from '../turn/turn-workflow';
 import { installGrantHandlers } from './conversation-grant-handlers';
@@ -345,14 +346,4 @@ async function carryOut(
       reason: `the turn could not start: ${String(error)}`,
     });
   }
-}
-
-/** A turn configuration with the conversation's grants added (a grant of the same id is the conversation's). */
-function withGrants(
-  config: TurnWorkflowInput['config'],
-  grants: ApprovalGrant[],
-): TurnWorkflowInput['config'] {
-  const ids = new Set(grants.map((g) => g.grantId));
-  const own = (config.approvals?.grants ?? []).filter((g) => !ids.has(g.grantId));
-  return { ...config, approvals: { ...config.approvals, grants: [...own, ...grants] } };
 }
