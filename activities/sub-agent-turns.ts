@@ -17,7 +17,7 @@ import { budgetSlice, NonRetryableToolError, type SubAgents, turnConfigOf } from
  */
 export function temporalSubAgents(ctx: Context): SubAgents {
   return {
-    async run({ turnId, parentTurnId, input, model, budget, output }, signal) {
+    async run({ turnId, parentTurnId, parentToolCallId, input, model, budget, output }, signal) {
       if (!model)
         throw new NonRetryableToolError(
           'on Temporal a sub-agent names its model (agentTool({ model })): a model of the worker, by name',
@@ -32,8 +32,11 @@ export function temporalSubAgents(ctx: Context): SubAgents {
       const { approvals } = parent;
       const args = turnWorkflowInputSchema.parse({
         turnId,
+        parent: { turnId: parentTurnId, toolCallId: parentToolCallId },
         input,
         model,
+        // Its tools' lost hosts are noticed as soon as its parent's are (the calling attempt's timeout).
+        ...(ctx.info.heartbeatTimeoutMs && { timing: { heartbeatTimeoutMs: ctx.info.heartbeatTimeoutMs } }),
         config: turnConfigOf({
           budget: slice,
           ...(output ? { output } : {}),
@@ -65,7 +68,9 @@ export function temporalSubAgents(ctx: Context): SubAgents {
       signal.addEventListener('abort', cancel, { once: true });
       if (signal.aborted) cancel();
       try {
-        // The summary says how it ended and what it answered (its transcript stays in its history).
+        // The summary says how it ended, what it answered and what it spent (its responses, calls
+        // and tokens, its own sub-agents' included: its parent is charged that); its transcript
+        // stays in its history.
         return (await handle.result()) as TurnWorkflowResult;
       } finally {
         signal.removeEventListener('abort', cancel);

@@ -105,6 +105,8 @@ export interface RunTurnArgs {
   output?: StructuredOutputInput;
   /** This turn's budget in place of the executor's (a sub-agent's slice; see `agentTool`). */
   budget?: Budget;
+  /** A sub-agent's turn (`agentTool`): its parent turn and the call that runs it. */
+  parent?: { turnId: string; toolCallId: string };
   /** A fork's record (see `InProcessExecutor.forkTurn`, which makes it). */
   fork?: TurnStart['fork'];
 }

@@ -27,7 +27,7 @@ interface TurnRunner {
  */
 export function inProcessSubAgents(executor: TurnRunner): SubAgents {
   return {
-    async run({ turnId, parentTurnId, input, budget, output }, signal) {
+    async run({ turnId, parentTurnId, parentToolCallId, input, budget, output }, signal) {
       const finished = await executor.finishedResult(turnId);
       if (finished) return finished;
       if ((await executor.journalLength(turnId)) > 0)
@@ -35,7 +35,11 @@ export function inProcessSubAgents(executor: TurnRunner): SubAgents {
       const slice = budgetSlice(budget, executor.budgetLeft(parentTurnId));
       if (typeof slice === 'string')
         throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
-      return executor.runTurn({ turnId, input, budget: slice, ...(output ? { output } : {}) }, { signal });
+      const parent = { turnId: parentTurnId, toolCallId: parentToolCallId };
+      return executor.runTurn(
+        { turnId, input, budget: slice, parent, ...(output ? { output } : {}) },
+        { signal },
+      );
     },
   };
 }

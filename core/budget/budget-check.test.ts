@@ -1,5 +1,12 @@
 import type { Budget } from '../schema/turn-config';
-import { type BudgetSpent, continuationBlocked, modelRequestBlocked, toolCallBlocked } from './budget-check';
+import {
+  addSpent,
+  type BudgetSpent,
+  chargeSpent,
+  continuationBlocked,
+  modelRequestBlocked,
+  toolCallBlocked,
+} from './budget-check';
 
 const spent = (overrides: Partial<BudgetSpent> = {}): BudgetSpent => ({
   modelResponses: 0,
@@ -66,5 +73,23 @@ describe('budget checks', () => {
     const all = spent({ modelResponses: 1, usage: { inputTokens: 5, outputTokens: 0 } });
     expect(modelRequestBlocked(budget, all, 10_000)).toBe('model response budget of 1 used up');
     expect(continuationBlocked(budget, all, 10_000)).toBe('token budget of 1 used up (5 tokens)');
+  });
+
+  it('a sub-agent’s spending charged to its parent counts against each of its limits', () => {
+    const budget: Budget = { maxModelResponses: 3, maxToolCalls: 2, maxTokens: 100 };
+    const parent = spent({ modelResponses: 1, toolCalls: 1, usage: { inputTokens: 10, outputTokens: 5 } });
+    const charge = addSpent(
+      { modelResponses: 1, toolCalls: 0, usage: { inputTokens: 40, outputTokens: 0 } },
+      { modelResponses: 1, toolCalls: 1, usage: { inputTokens: 40, outputTokens: 5 } },
+    );
+    expect(charge).toEqual({ modelResponses: 2, toolCalls: 1, usage: { inputTokens: 80, outputTokens: 5 } });
+    expect(modelRequestBlocked(budget, parent, 1_000)).toBeUndefined();
+    chargeSpent(parent, charge);
+    expect(parent).toEqual(
+      spent({ modelResponses: 3, toolCalls: 2, usage: { inputTokens: 90, outputTokens: 10 } }),
+    );
+    expect(modelRequestBlocked(budget, parent, 1_000)).toBe('model response budget of 3 used up');
+    expect(toolCallBlocked(budget, parent)).toBe('tool call budget of 2 used up');
+    expect(continuationBlocked(budget, parent, 1_000)).toBe('token budget of 100 used up (100 tokens)');
   });
 });

@@ -1,5 +1,6 @@
+import type { SubAgentSpent } from '../schema/tool-output';
 import type { Budget } from '../schema/turn-config';
-import { totalTokens, type Usage } from '../schema/usage';
+import { addUsage, totalTokens, type Usage } from '../schema/usage';
 
 export interface BudgetSpent {
   modelResponses: number;
@@ -38,4 +39,23 @@ export function toolCallBlocked(budget: Budget, spent: BudgetSpent): string | un
     return `tool call budget of ${budget.maxToolCalls} used up`;
   }
   return undefined;
+}
+
+/**
+ * What a call's sub-agents spent, charged to the turn that ran them (the reducer does, with the
+ * call's output): its counters grow by it, so its budget checks, its view and its result count it.
+ */
+export function chargeSpent(spent: BudgetSpent, charge: SubAgentSpent): void {
+  spent.modelResponses += charge.modelResponses;
+  spent.toolCalls += charge.toolCalls;
+  spent.usage = addUsage(spent.usage, charge.usage);
+}
+
+/** Two spendings together (the sub-agent turns one attempt ran). */
+export function addSpent(a: SubAgentSpent, b: SubAgentSpent): SubAgentSpent {
+  return {
+    modelResponses: a.modelResponses + b.modelResponses,
+    toolCalls: a.toolCalls + b.toolCalls,
+    usage: addUsage(a.usage, b.usage),
+  };
 }

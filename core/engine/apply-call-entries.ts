@@ -1,3 +1,5 @@
+import { chargeSpent } from '../budget/budget-check';
+import type { AttemptResult } from '../schema/attempt-result';
 import type { JournalEntry } from '../schema/journal-entry';
 import type { TextPart } from '../schema/messages';
 import { copyOutput, type ToolOutput } from '../schema/tool-output';
@@ -58,8 +60,21 @@ export function applyAttemptFinished(
   if (stopped && result.status === 'interrupted') output.content = `not completed: ${stopped}`;
   if ('truncated' in result && result.truncated) output.truncated = true;
   if (result.status === 'ok' && result.files) output.files = result.files;
+  charge(state, output, result);
   decide(call, output);
   return state;
+}
+
+/**
+ * What the sub-agents of the attempt a call's output comes from spent (`SubAgentSpent`): charged to
+ * the turn with that output, so once a call however many attempts attached to the same sub-agent
+ * turn. Only a result that says so charges anything: histories from before it replay as they did.
+ */
+function charge(state: TurnState, output: ToolOutput, result: AttemptResult | undefined): void {
+  if (result === undefined || (result.status !== 'ok' && result.status !== 'error')) return;
+  if (result.spent === undefined) return;
+  output.spent = result.spent;
+  chargeSpent(state.spent, result.spent);
 }
 
 /**
@@ -89,7 +104,8 @@ export function applyHalt(state: TurnState, reason: HaltReason, detail: string):
  * The output of a call stopped before it finished. Since revision 3 a call stopped between
  * attempts (waiting for a retry, or failing retryably after the stop) says how its last attempt
  * failed: the model learns what was tried, and that it was not done (revision 2 recorded such a
- * late failure as the call's error, as if it had finished).
+ * late failure as the call's error, as if it had finished). It is the output that last attempt
+ * comes to, so it is charged what that attempt's sub-agents spent.
  */
 function interruptedCall(call: CallState, detail: string, errorType: string, state: TurnState): ToolOutput {
   const last = call.attempts.at(-1)?.result;
@@ -99,12 +115,15 @@ function interruptedCall(call: CallState, detail: string, errorType: string, sta
           typeof last.content === 'string' ? last.content : JSON.stringify(last.content ?? null)
         }`
       : '';
-  return {
+  const output: ToolOutput = {
     status: 'interrupted',
     content: `not completed: ${detail}${context}`,
     attempts: ranAttempts(call),
     errorType,
   };
+  // Its last attempt finished and was to be tried again: its sub-agents' spending stands.
+  charge(state, output, last);
+  return output;
 }
 
 /** The wait for background calls ran out: running calls are stopped, waiting ones interrupted. */

@@ -3,6 +3,7 @@ import type { DecisionVia } from '../schema/decision-via';
 import type { ToolOutputStatus } from '../schema/tool-output';
 import type { TurnStatus } from '../schema/turn-status';
 import { totalTokens, type Usage } from '../schema/usage';
+import type { SubAgentApproval } from '../tools/sub-agents';
 import { approvalRequest } from './approvals';
 import { awaitingBackground } from './background-calls';
 import type { ApprovalRequest } from './engine-types';
@@ -59,6 +60,11 @@ export interface TurnStateView {
   grants?: ApprovalGrant[];
   /** How its approvals are taken: only signed (`approvals.signed`), and how long a call waits. */
   approvals?: { signed?: boolean; timeoutMs?: number };
+  /**
+   * Calls of its running sub-agents (any depth) that wait for a person, as they reported them
+   * (the host's; absent when none waits): each is answered on this turn too (see `SubAgentApproval`).
+   */
+  subAgentApprovals?: SubAgentApproval[];
 }
 
 export function turnStateView(state: TurnState, now: number): TurnStateView {

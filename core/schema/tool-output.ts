@@ -1,5 +1,18 @@
 import { z } from 'zod';
 import { filePartSchema } from './media';
+import { usageSchema } from './usage';
+
+/**
+ * What the sub-agent turns a call ran spent (`agentTool`; each turn's whole spending, its own
+ * sub-agents' included): the host records it as it runs them, and the engine charges it to the
+ * calling turn's budget with the call's output. Bookkeeping: the model is not told.
+ */
+export const subAgentSpentSchema = z.object({
+  modelResponses: z.number().int().nonnegative(),
+  toolCalls: z.number().int().nonnegative(),
+  usage: usageSchema,
+});
+export type SubAgentSpent = z.infer<typeof subAgentSpentSchema>;
 
 /**
  * The one output every tool call gets. `interrupted` means the call did not finish (cancelled,
@@ -26,6 +39,8 @@ export const toolOutputSchema = z.object({
   ranWith: z.object({ input: z.unknown(), by: z.string().optional() }).optional(),
   /** The call did not run: an approver answered in its place (`respond`), and `content` is their text. */
   answeredBy: z.string().optional(),
+  /** What the sub-agents it ran spent, charged to this turn's budget (see `SubAgentSpent`). */
+  spent: subAgentSpentSchema.optional(),
 });
 export type ToolOutput = z.infer<typeof toolOutputSchema>;
 
@@ -50,5 +65,6 @@ export function copyOutput(from: ToolOutput, { withNotice = true } = {}): ToolOu
   if (from.files !== undefined) output.files = from.files;
   if (from.ranWith !== undefined) output.ranWith = from.ranWith;
   if (from.answeredBy !== undefined) output.answeredBy = from.answeredBy;
+  if (from.spent !== undefined) output.spent = from.spent;
   return output;
 }

@@ -58,6 +58,7 @@ export function agentTool(options: AgentToolOptions): AnyTool {
         {
           turnId,
           parentTurnId: ctx.turnId,
+          parentToolCallId: ctx.toolCallId,
           input,
           ...(options.model ? { model: options.model } : {}),
           ...(options.budget ? { budget: options.budget } : {}),

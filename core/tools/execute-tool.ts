@@ -1,11 +1,13 @@
 import type { AttemptResult } from '../schema/attempt-result';
 import type { AttemptCall } from '../schema/prepared-call';
+import type { SubAgentSpent } from '../schema/tool-output';
 import { errorOutput, interruptedOutput } from './attempt-outputs';
 import type { AnyTool, ToolSession } from './define-tool';
 import { describeThrown } from './describe-thrown';
 import { toolCallKey } from './idempotency-key';
 import { onAbort } from './on-abort';
 import { stableHash } from './stable-hash';
+import { SubAgentLedger } from './sub-agent-ledger';
 import type { SubAgents } from './sub-agents';
 import { toJson } from './to-json';
 import { type ToolFile, ToolResultWithFiles } from './tool-files';
@@ -44,6 +46,8 @@ export interface Executed {
   timedOut: boolean;
   /** Files the tool returned with its result (`withFiles`), for the host to keep. */
   files?: readonly ToolFile[];
+  /** What the sub-agent turns it ran through `ctx.agents` spent, when it ran any (see `SubAgentLedger`). */
+  spent?: SubAgentSpent;
 }
 
 const timeoutReason = Symbol('timeout');
@@ -67,17 +71,32 @@ export async function executeTool(args: ExecuteArgs, tool: AnyTool, input: unkno
       value = await untilSettled(value, ctx.signal, timers, args.cancelGraceMs ?? defaultCancelGraceMs);
     }
   } catch (error) {
-    return failed(error, ctx.made, args.signal, call.toolName, timeoutMs);
+    return withSpent(failed(error, ctx.made, args.signal, call.toolName, timeoutMs), ctx);
   } finally {
     ctx.release();
   }
   if (ToolResultWithFiles.isInstance(value)) {
     const result = okOutput(value.content);
-    return result.status === 'ok' && value.files.length > 0
-      ? { result, timedOut: false, files: value.files }
-      : { result, timedOut: false };
+    return withSpent(
+      result.status === 'ok' && value.files.length > 0
+        ? { result, timedOut: false, files: value.files }
+        : { result, timedOut: false },
+      ctx,
+    );
   }
-  return { result: okOutput(value), timedOut: false };
+  return withSpent({ result: okOutput(value), timedOut: false }, ctx);
+}
+
+/**
+ * Each attempt's ledger of the sub-agents its tool ran (made when the tool first reads
+ * `ctx.agents`), out of the tool's reach: what it charges comes from the host's runs alone.
+ */
+const ledgers = new WeakMap<AttemptContext, SubAgentLedger>();
+
+/** What its sub-agents spent as the attempt ended: one that answers later is not this attempt's. */
+function withSpent(executed: Executed, ctx: AttemptContext): Executed {
+  const spent = ledgers.get(ctx)?.total();
+  return spent ? { ...executed, spent } : executed;
 }
 
 /**
@@ -94,15 +113,17 @@ class AttemptContext {
   readonly attempt: number;
   readonly heartbeat: (details?: unknown) => void;
   readonly session: ToolSession | undefined;
-  readonly agents: SubAgents | undefined;
+  // Truly private: a tool must not reach the host's sub-agents past its ledger (see `agents`).
+  readonly #args: ExecuteArgs;
   private controller?: AbortController;
   private unsubscribe?: () => void;
   private timer?: unknown;
 
   constructor(
-    private readonly args: ExecuteArgs,
+    args: ExecuteArgs,
     private readonly timeoutMs: number | undefined,
   ) {
+    this.#args = args;
     this.turnId = args.turnId;
     this.toolCallId = args.call.toolCallId;
     this.idempotencyKey =
@@ -111,17 +132,28 @@ class AttemptContext {
     this.attempt = args.attempt;
     this.heartbeat = args.heartbeat ?? noop;
     this.session = args.session;
-    this.agents = args.agents;
+  }
+
+  /** The host's sub-agents, through this attempt's ledger (a tool that never asks costs nothing). */
+  get agents(): SubAgents | undefined {
+    const host = this.#args.agents;
+    if (!host) return undefined;
+    let ledger = ledgers.get(this);
+    if (!ledger) {
+      ledger = new SubAgentLedger(host);
+      ledgers.set(this, ledger);
+    }
+    return ledger.agents;
   }
 
   get signal(): AbortSignal {
     if (this.controller) return this.controller.signal;
     const own = new AbortController();
     this.controller = own;
-    const outer = this.args.signal;
+    const outer = this.#args.signal;
     if (outer) this.unsubscribe = onAbort(outer, () => own.abort(outer.reason));
     if (this.timeoutMs !== undefined)
-      this.timer = this.args.timers.setTimeout(() => own.abort(timeoutReason), this.timeoutMs);
+      this.timer = this.#args.timers.setTimeout(() => own.abort(timeoutReason), this.timeoutMs);
     return own.signal;
   }
 
@@ -132,7 +164,7 @@ class AttemptContext {
 
   release(): void {
     this.unsubscribe?.();
-    if (this.timer !== undefined) clearQuietly(this.args.timers, this.timer);
+    if (this.timer !== undefined) clearQuietly(this.#args.timers, this.timer);
   }
 }
 

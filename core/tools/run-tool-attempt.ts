@@ -10,6 +10,7 @@ import {
 } from '../hooks/turn-observer';
 import type { AttemptResult } from '../schema/attempt-result';
 import type { AttemptCall } from '../schema/prepared-call';
+import type { SubAgentSpent } from '../schema/tool-output';
 import { errorOutput, interruptedOutput } from './attempt-outputs';
 import type { ToolSession } from './define-tool';
 import { describeThrown } from './describe-thrown';
@@ -99,10 +100,11 @@ export async function runToolAttempt(
     started = timers.now();
     const outcome = await attemptOutcome(args);
     const truncated = truncateResult(outcome.result, args.maxOutputBytes ?? defaultMaxOutputBytes);
-    const final =
+    const stored =
       outcome.kind === 'ran' && outcome.files
         ? await withStoredFiles(truncated, outcome.files, args)
         : truncated;
+    const final = outcome.kind === 'ran' && outcome.spent ? charged(stored, outcome.spent) : stored;
     const durationMs = Math.max(0, timers.now() - started);
     if (args.health && outcome.kind === 'ran') {
       const health = final.status === 'ok' ? 'success' : outcome.timedOut ? 'timeout' : 'failure';
@@ -160,8 +162,23 @@ function hasToolPre(observer: TurnObserver): boolean {
 }
 
 type Outcome =
-  | { kind: 'ran'; result: AttemptResult; timedOut: boolean; files?: readonly ToolFile[] }
+  | {
+      kind: 'ran';
+      result: AttemptResult;
+      timedOut: boolean;
+      files?: readonly ToolFile[];
+      spent?: SubAgentSpent;
+    }
   | { kind: 'not-run'; result: AttemptResult };
+
+/**
+ * The result with what the sub-agents the attempt ran spent (recorded by the host as it ran them,
+ * see `SubAgentLedger`), for the engine to charge to the turn. An attempt that did not finish
+ * (interrupted) carries none: it is run again, or the turn is ending.
+ */
+function charged(result: AttemptResult, spent: SubAgentSpent): AttemptResult {
+  return result.status === 'ok' || result.status === 'error' ? { ...result, spent } : result;
+}
 
 async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
   const { call, registry } = args;
@@ -225,9 +242,11 @@ async function attemptOutcome(args: RunToolAttemptArgs): Promise<Outcome> {
     return { kind: 'not-run', result: ran.result };
   }
   const result = ctx ? await runPostHooks(args, { ...ctx, args: pre.args }, ran.result) : ran.result;
-  return ran.files
+  const outcome: Outcome = ran.files
     ? { kind: 'ran', result, timedOut: ran.timedOut, files: ran.files }
     : { kind: 'ran', result, timedOut: ran.timedOut };
+  if (ran.spent) outcome.spent = ran.spent;
+  return outcome;
 }
 
 /**

@@ -1,8 +1,19 @@
 import { z } from 'zod';
+import type { ApprovalRequest } from '../engine/engine-types';
 import type { TurnOutcome } from '../engine/turn-outcome';
 import type { Message } from '../schema/messages';
 import type { Budget, OutputConfig } from '../schema/turn-config';
 import { stableHash } from './stable-hash';
+
+/**
+ * A call of a sub-agent (at any depth below a turn) that waits for a person's decision, as its
+ * parent shows it: where it waits (`turnId`, whose approve answers it) and which of the parent's own
+ * calls runs that sub-agent (`agentCallId`). `TurnStateView.subAgentApprovals` lists them.
+ */
+export interface SubAgentApproval extends ApprovalRequest {
+  turnId: string;
+  agentCallId: string;
+}
 
 /** One sub-agent turn as a tool asks its host for it (see `agentTool`). */
 export interface SubAgentRun {
@@ -10,6 +21,8 @@ export interface SubAgentRun {
   turnId: string;
   /** The turn whose call runs it: its budget left bounds the sub-agent's (see `budgetSlice`). */
   parentTurnId: string;
+  /** The parent's call that runs it: the parent shows its approvals under that call. */
+  parentToolCallId: string;
   input: Message[];
   /** The model, by name: on Temporal a model of the worker; in process the executor's own is used. */
   model?: string;
@@ -28,8 +41,14 @@ export interface SubAgents {
   run(run: SubAgentRun, signal: AbortSignal): Promise<SubAgentAnswer>;
 }
 
-/** How a sub-agent's turn ended, as its caller needs it. */
-export type SubAgentAnswer = Pick<TurnOutcome, 'status' | 'reason' | 'text' | 'output'>;
+/**
+ * How a sub-agent's turn ended, as its caller needs it, and what it spent (its model responses,
+ * tool calls and tokens, its own sub-agents' included): the calling turn is charged that.
+ */
+export type SubAgentAnswer = Pick<
+  TurnOutcome,
+  'status' | 'reason' | 'text' | 'output' | 'usage' | 'modelResponses' | 'toolCalls'
+>;
 
 /** How deep sub-agents nest: a sub-agent's sub-agent is 2 deep. */
 export const maxSubAgentDepth = 3;

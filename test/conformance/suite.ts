@@ -14,6 +14,7 @@ import { retryAndHookCases } from './retries-hooks.cases';
 import { steerCases } from './steer.cases';
 import { streamingCases } from './streaming.cases';
 import { structuredOutputCases } from './structured-output.cases';
+import { subAgentChargeCases } from './sub-agent-charges.cases';
 import { subAgentCases } from './sub-agents.cases';
 import { watchCases } from './watch.cases';
 import { waveCases } from './waves.cases';
@@ -26,6 +27,7 @@ export const conformanceParts = {
   dispatch: [waveCases, outputCases, retryAndHookCases, approvalCases, steerCases],
   limits: [
     subAgentCases,
+    subAgentChargeCases,
     cancellationCases,
     budgetCases,
     detectionCases,
