@@ -13,3 +13,4 @@ export * from './fleet-health-view';
 export { renderFleetHealth } from './render-fleet-health';
 export * from './turn-client';
 export * from './turn-handle';
+export * from './unpack-result';

@@ -2,13 +2,11 @@ import { type WorkflowHandle, WorkflowNotFoundError } from '@temporalio/client';
 import type { ApprovalKeys } from '../codec/approval-keys';
 import { signApproval } from '../codec/approval-signature';
 import type { TurnWatchEvent } from '../contract/live-text';
-import { unpackJson } from '../contract/packed-json';
 import {
   approvalSchema,
   approveUpdate,
   grantUpdate,
   type ProgressEntry,
-  packedResultQuery,
   progressQuery,
   revokeUpdate,
   stateQuery,
@@ -25,8 +23,6 @@ import {
   DurableTurnsError,
   grantRevocationSchema,
   LiveTextAssembler,
-  messagesFromEvents,
-  outputsFromEvents,
   subAgentTurnId,
   type TurnResult,
   type TurnStateView,
@@ -38,6 +34,7 @@ import { pause } from './abortable-pause';
 import { lastWorkflowTaskFailure } from './last-workflow-task-failure';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
+import { readPackedResult, unpackResult } from './unpack-result';
 
 /** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */
 const busyPatienceMs = 1_000;
@@ -106,52 +103,7 @@ export class TurnHandle {
   async result(): Promise<TurnResult> {
     const result = (await this.workflow.result()) as TurnWorkflowResult;
     if (result.packedLength === undefined) return unpackResult(result);
-    return unpackResult({ ...result, packed: await this.packedResult(result) });
-  }
-
-  /**
-   * A transcript too long for the workflow's result (see `resultInlineMaxChars`), read from the
-   * closed workflow in pages: a worker of its task queue answers, replaying its history.
-   */
-  private async packedResult({ status, packedLength }: TurnWorkflowResult): Promise<string> {
-    const length = packedLength ?? 0;
-    const pages: string[] = [];
-    let read = 0;
-    while (read < length) {
-      let page: string;
-      try {
-        page = await this.pageOfResult(read);
-      } catch (error) {
-        throw new DurableTurnsError(
-          `turn ${this.turnId} ended ${status}, and its transcript (${length} characters packed) is more than a workflow result carries, so it is read from the workflow by query, which a worker of its task queue answers: ${error instanceof Error ? error.message : String(error)}`,
-          { code: 'result-unreadable', cause: error },
-        );
-      }
-      if (page.length === 0) break;
-      pages.push(page);
-      read += page.length;
-    }
-    if (read !== length)
-      throw new DurableTurnsError(
-        `turn ${this.turnId}'s transcript read back as ${read} characters of the ${length} its result names`,
-        { code: 'result-unreadable' },
-      );
-    return pages.join('');
-  }
-
-  /**
-   * One page, asked up to five times a second apart: the worker replays a closed turn's history
-   * to answer, and a busy one (or a server under load) may not answer the first time.
-   */
-  private async pageOfResult(offset: number): Promise<string> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.workflow.query(packedResultQuery, offset);
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError || attempt >= 5) throw error;
-        await pause({ ms: 1_000, signal: undefined });
-      }
-    }
+    return unpackResult({ ...result, packed: await readPackedResult(this.turnId, this.workflow, result) });
   }
 
   /**
@@ -317,31 +269,58 @@ export class TurnHandle {
    * (the turn refuses an edit that does not match the tool's schema, and nothing changes). A string
    * is the reason (the form before options).
    */
-  approve(toolCallId: string, options?: string | (DecideOptions & { input?: unknown })): Promise<void> {
+  approve(toolCallId: string, options?: string | (DecideOptions & { input?: unknown })): Promise<string> {
     const { input, ...rest } = optionsOf(options);
     return this.decide({ toolCallId, decision: 'approve', ...rest, ...(input !== undefined && { input }) });
   }
 
   /** Does not run the call: its output is an error the model reads, quoting the reason. */
-  reject(toolCallId: string, options?: string | DecideOptions): Promise<void> {
+  reject(toolCallId: string, options?: string | DecideOptions): Promise<string> {
     return this.decide({ toolCallId, decision: 'reject', ...optionsOf(options) });
   }
 
   /** Does not run the call: `output` is its output, as if the tool had answered. */
-  respond(toolCallId: string, output: string, options?: DecideOptions): Promise<void> {
+  respond(toolCallId: string, output: string, options?: DecideOptions): Promise<string> {
     return this.decide({ toolCallId, decision: 'respond', output, ...optionsOf(options) });
   }
 
   /**
    * Sends a decision (see `ApprovalDecision`), with this client's approver as `by` unless it names
-   * one. Rejects when the turn refuses it: the call does not wait, or an edit fails the schema.
+   * one. Rejects when the turn refuses it: the call does not wait, or an edit fails the schema. A
+   * call that waits in one of the turn's sub-agents (`TurnStateView.subAgentApprovals`) is decided
+   * there (signed, if so, for that turn). Resolves to the turn it was decided on.
    */
-  async decide(decision: ApprovalDecisionInput): Promise<void> {
+  async decide(decision: ApprovalDecisionInput): Promise<string> {
     const parsed = approvalSchema.safeParse({ ...this.deciderFields(), ...decision });
     if (!parsed.success)
       throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
+    const where = await this.whereWaits(parsed.data.toolCallId);
+    if (where !== this) return where.decide(decision);
     const { kind: _kind, ...signed } = this.signed({ kind: 'approval', ...parsed.data });
     await this.workflow.executeUpdate(approveUpdate, { args: [signed] });
+    return this.turnId;
+  }
+
+  /**
+   * The turn a call waits in: this one, or the sub-agent (at any depth) that reported it waiting.
+   * A call this turn does not know of is sent here all the same: the turn says why it refuses it.
+   */
+  private async whereWaits(toolCallId: string): Promise<TurnHandle> {
+    const state = await this.state().catch(() => undefined);
+    if (!state || [...state.calls, ...state.background].some((c) => c.toolCallId === toolCallId)) return this;
+    const turns = [
+      ...new Set(
+        (state.subAgentApprovals ?? []).filter((a) => a.toolCallId === toolCallId).map((a) => a.turnId),
+      ),
+    ];
+    const [turnId] = turns;
+    if (turnId === undefined) return this;
+    if (turns.length > 1)
+      throw new DurableTurnsError(
+        `call ${toolCallId} waits in ${turns.length} sub-agents of turn ${this.turnId} (${turns.join(', ')}): decide it on the one you mean`,
+        { code: 'ambiguous-call' },
+      );
+    return new TurnHandle(turnId, this.workflow.client.getHandle(turnId), this.decider, this.approvalKeys);
   }
 
   /**
@@ -378,17 +357,4 @@ export class TurnHandle {
   private deciderFields(): Decider {
     return { ...(this.decider.by !== undefined && { by: this.decider.by }), via: this.decider.via ?? 'api' };
   }
-}
-
-/** The workflow's compact result as callers want it: outputs are rebuilt from the events (each once). */
-export function unpackResult(result: TurnWorkflowResult): TurnResult {
-  const { packed, packedLength: _length, ...summary } = result;
-  const { events, notices } = unpackJson<{ events: TurnResult['events']; notices: Record<string, string> }>(
-    packed,
-  );
-  const started = events[0];
-  const inputLength = started?.type === 'turn.started' ? started.input.length : 0;
-  const transcript = messagesFromEvents(events, notices).slice(inputLength);
-  const outputs = outputsFromEvents(events, notices);
-  return { ...summary, outputs, transcript, events };
 }

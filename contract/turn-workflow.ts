@@ -95,6 +95,11 @@ export const turnWorkflowInputSchema = z.object({
    * A fork of another turn (`TurnClient.fork`): that turn's record up to the fork point, which this
    * turn begins with (nothing of it runs again; see `forkPrefix`). Travels in the input, so in history.
    */
+  /**
+   * Set for a sub-agent's turn (`agentTool`, started by its parent's call): the parent turn and its
+   * call. The turn tells its parent which of its calls wait for a person (`subAgentApprovalsSignal`).
+   */
+  parent: z.object({ turnId: z.string().min(1), toolCallId: z.string().min(1) }).optional(),
   fork: z
     .object({
       from: z.string().min(1),
@@ -197,6 +202,28 @@ export const revokeUpdate = defineUpdate<{ accepted: true }, [GrantRevocation]>(
  */
 export const conversationGrantSignal = defineSignal<[ApprovalGrantInput]>('conversationGrant');
 export const conversationRevokeSignal = defineSignal<[GrantRevocation]>('conversationRevoke');
+/**
+ * A sub-agent's report to its parent (`TurnWorkflowInput.parent`): the calls that wait for a person
+ * in it and below it, now (the whole list each time, so a lost or late report is mended by the next).
+ */
+export const subAgentApprovalsSchema = z.object({
+  /** The parent's call that runs the sub-agent. */
+  toolCallId: z.string().min(1),
+  /** The sub-agent's turn. */
+  turnId: z.string().min(1),
+  approvals: z.array(
+    z.object({
+      turnId: z.string().min(1),
+      toolCallId: z.string().min(1),
+      toolName: z.string(),
+      input: z.unknown(),
+      reason: z.string(),
+      inputSchema: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
+});
+export type SubAgentApprovals = z.infer<typeof subAgentApprovalsSchema>;
+export const subAgentApprovalsSignal = defineSignal<[SubAgentApprovals]>('subAgentApprovals');
 export const steerSchema = z.object({ messageId: z.string().min(1), message: userMessageSchema });
 export type SteerMessage = z.infer<typeof steerSchema>;
 /**

@@ -142,6 +142,8 @@ export const decideResponseSchema = z.object({
   /** "Approve always": what the grant covers, and its id (given, or the turn's default `<turn id>/<call id>`). */
   remember: z.record(z.string(), z.unknown()).optional(),
   grantId: z.string().optional(),
+  /** The call waited in a sub-agent of the turn (`TurnStateView.subAgentApprovals`): its turn, where it was decided. */
+  decidedOn: z.string().optional(),
 });
 /** A grant as it was given (`ApprovalGrant`), by whom and through what. */
 export const grantResponseSchema = z.object({

@@ -17,10 +17,13 @@ export async function askApproval({
   host,
   turnId,
   request,
+  parent,
   refusedEdit,
 }: {
   host: TurnHost;
   turnId: string;
+  /** A sub-agent's parent turn and call: the approver is told (its request's `parent`). */
+  parent?: { turnId: string; toolCallId: string };
   request: ApprovalRequest;
   /** Why the decision cannot be taken while its call waits (the engine's check). */
   refusedEdit: (decision: ApprovalDecision) => string | undefined;
@@ -41,7 +44,12 @@ export async function askApproval({
   for (let asked = 1; ; asked++) {
     let answer: unknown;
     try {
-      answer = await approver({ ...request, turnId, ...(refused !== undefined && { refused }) });
+      answer = await approver({
+        ...request,
+        turnId,
+        ...(parent && { parent }),
+        ...(refused !== undefined && { refused }),
+      });
     } catch (error) {
       return rejected(`the approver failed: ${describeThrown(error, 'the approver').message}`);
     }

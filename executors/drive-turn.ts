@@ -36,6 +36,8 @@ export function driveTurn(args: {
   earlier?: () => Promise<Message[]>;
   /** The session its tool calls belong to (see `RunTurnArgs.session`). */
   session?: ToolSession;
+  /** A sub-agent's parent turn and call (see `RunTurnArgs.parent`): its approver is told. */
+  parent?: { turnId: string; toolCallId: string };
 }): Promise<TurnResult> {
   return traceTurn({
     tracing: args.host.tracing,
@@ -52,6 +54,7 @@ async function drive({
   inbox,
   earlier,
   session,
+  parent,
   traceParent,
 }: {
   engine: TurnEngine;
@@ -61,6 +64,7 @@ async function drive({
   inbox?: TurnInbox;
   earlier?: () => Promise<Message[]>;
   session?: ToolSession;
+  parent?: { turnId: string; toolCallId: string };
   /** The turn's span, parent of its model requests' and tool attempts' spans. */
   traceParent: Context | undefined;
 }): Promise<TurnResult> {
@@ -154,6 +158,7 @@ async function drive({
               host,
               turnId: engine.turnId,
               request,
+              ...(parent ? { parent } : {}),
               refusedEdit: (decision) =>
                 engine.checkApprovalEvent({ kind: 'approval', ...decision }, { whileWaiting: true }),
             }).then((decision) => {

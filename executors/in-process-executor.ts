@@ -66,9 +66,8 @@ export class InProcessExecutor {
   private readonly owner: string;
   /** Turns this executor is driving now: opening one again would fence out its own live session. */
   private readonly active = new Set<string>();
-  /** Where steers reach the turns this executor is driving now. */
+  /** Where steers reach the turns this executor is driving now, and what watchers read of them. */
   private readonly inboxes = new Map<string, TurnInbox>();
-  /** What watchers read of the turns this executor is driving now. */
   private readonly feeds = new Map<string, TurnFeed>();
   private readonly engines = new Map<string, TurnEngine>(); // running here: a sub-agent's budget reads its parent's
   private config?: TurnConfig;
@@ -123,7 +122,7 @@ export class InProcessExecutor {
 
   /** Runs a new turn to its end. Cancelling `signal` ends it `cancelled` with interrupted outputs. */
   async runTurn(
-    { turnId, input, earlier, session: toolSession, grants, output, fork, budget }: RunTurnArgs,
+    { turnId, input, earlier, session: toolSession, grants, output, fork, budget, parent }: RunTurnArgs,
     { signal }: { signal?: AbortSignal } = {},
   ): Promise<TurnResult> {
     assertTurnId(turnId);
@@ -159,7 +158,8 @@ export class InProcessExecutor {
         inbox,
         ...(signal ? { signal } : {}),
         ...(earlier ? { earlier } : {}),
-        ...(toolSession ? { session: toolSession } : {}),
+        ...(toolSession && { session: toolSession }),
+        ...(parent && { parent }),
       });
     });
   }

@@ -22,7 +22,12 @@ import type { TurnTracing } from '../tracing/turn-tracing';
  * approver's last answer for this call was refused (its edit did not match the tool's schema).
  */
 export type Approver = (
-  request: ApprovalRequest & { turnId: string; refused?: string },
+  request: ApprovalRequest & {
+    turnId: string;
+    /** Set when the turn is a sub-agent (`agentTool`): the turn and call it runs for. */
+    parent?: { turnId: string; toolCallId: string };
+    refused?: string;
+  },
 ) => Promise<ApproverAnswer>;
 
 /** An approver's answer: a decision without the call's id (the request named it). */

@@ -121,25 +121,30 @@ export function registerDecideCommand({ program, kind }: { program: Command; kin
           turnId,
           nothing: 'no call of it waits for a decision',
         });
+        // A call of a sub-agent is decided on its own turn (the client sends it on there).
+        let decidedOn = turnId;
         await unlessRefused({
-          send: () => handle.decide(decision),
+          send: async () => {
+            decidedOn = await handle.decide(decision);
+          },
           cannot: `${verb} ${toolCallId} of turn ${turnId}`,
           next: `\`${setup.context.prefix} show ${turnId}\` lists the calls waiting`,
         });
         const { toolCallId: _id, via: _via, ...decided } = decision;
         // The grant's id when the command left it to the turn (see `ApprovalDecision.remember`).
-        const grantId = remember && (remember.grantId ?? `${turnId}/${toolCallId}`);
+        const grantId = remember && (remember.grantId ?? `${decidedOn}/${toolCallId}`);
         if (setup.output.json)
           setup.output.jsonLine({
             turnId,
             toolCallId,
+            ...(decidedOn !== turnId && { decidedOn }),
             approved: kind === 'approve',
             ...decided,
             ...(grantId !== undefined && { grantId }),
           });
         else
           setup.output.result(
-            `${done} ${toolCallId} of turn ${turnId}${input === undefined ? '' : ` to run with ${JSON.stringify(input)}`}` +
+            `${done} ${toolCallId} of turn ${decidedOn === turnId ? turnId : `${decidedOn} (a sub-agent of ${turnId})`}${input === undefined ? '' : ` to run with ${JSON.stringify(input)}`}` +
               (remember === undefined
                 ? ''
                 : `; grant ${grantId} lets its tool's later calls${remember.match.length > 0 ? ` where ${matchersText(remember.match)}` : ''} run without asking`),

@@ -1,4 +1,4 @@
-import type { TurnStateView } from '../../core';
+import type { ApprovalRequest, TurnStateView } from '../../core';
 import type { Colors } from '../output';
 import { answerCommands, type CommandContext } from './answer-commands';
 import { decisionOfView, decisionText } from './decision-text';
@@ -33,20 +33,43 @@ export function stateLines({
     lines.push(
       `  wave ${call.wave + 1}  ${call.toolName} ${colors.dim(`#${call.toolCallId}`)}  ${state}${decided}${call.attempts > 0 ? ` · attempt ${call.attempts}` : ''}`,
     );
-    if (call.approval) {
-      const { approve, reject, respond, always } = answerCommands({
-        context,
-        turnId: view.turnId,
-        toolCallId: call.toolCallId,
-      });
-      lines.push(`      ${call.approval.reason}: ${shortArgs({ input: call.approval.input, max: 120 })}`);
-      lines.push(`      ${colors.magenta('approve:')} ${approve}`);
-      lines.push(`      ${colors.magenta('reject: ')} ${reject}`);
-      lines.push(`      ${colors.magenta('respond:')} ${respond}`);
-      lines.push(`      ${colors.magenta('always: ')} ${always}`);
+    if (call.approval) lines.push(...approvalLines({ view, request: call.approval, colors, context }));
+    // Its sub-agent's calls (at any depth) that wait for a person: answered on this turn too.
+    for (const request of view.subAgentApprovals ?? []) {
+      if (request.agentCallId !== call.toolCallId) continue;
+      lines.push(
+        `      ${colors.magenta('sub-agent')} ${request.turnId} waits: ${request.toolName} ${colors.dim(`#${request.toolCallId}`)}`,
+      );
+      lines.push(...approvalLines({ view, request, colors, context }));
     }
   }
   lines.push(...grantLines({ grants: view.grants, turnId: view.turnId, colors, context }));
   lines.push(colors.dim(usageLine({ view })));
   return lines;
+}
+
+/** A call that waits for a person: why, its arguments, and the commands that answer it on this turn. */
+function approvalLines({
+  view,
+  request,
+  colors,
+  context,
+}: {
+  view: TurnStateView;
+  request: ApprovalRequest;
+  colors: Colors;
+  context: CommandContext;
+}): string[] {
+  const { approve, reject, respond, always } = answerCommands({
+    context,
+    turnId: view.turnId,
+    toolCallId: request.toolCallId,
+  });
+  return [
+    `      ${request.reason}: ${shortArgs({ input: request.input, max: 120 })}`,
+    `      ${colors.magenta('approve:')} ${approve}`,
+    `      ${colors.magenta('reject: ')} ${reject}`,
+    `      ${colors.magenta('respond:')} ${respond}`,
+    `      ${colors.magenta('always: ')} ${always}`,
+  ];
 }

@@ -79,15 +79,25 @@ async function decide({
   const body = parseInput({ schema: decisionBodies[verb], value: request.body ?? undefined, where: 'body' });
   const by = approverOf({ headers: request.headers, config: context.config });
   const decision = { toolCallId: callId, decision: verb, ...body, by, via: 'dashboard' as const };
+  // A call of a sub-agent is decided on its own turn (the client sends it on).
+  let decidedOn = id;
   await updateRunningTurn({
     context,
     turnId: id,
     nothing: 'no call of it waits for a decision',
     cannot: `${verb} ${callId} of turn ${id}`,
-    send: (handle) => handle.decide(decision),
+    send: async (handle) => {
+      decidedOn = await handle.decide(decision);
+    },
   });
-  // The grant's id when the body left it to the turn (see `ApprovalDecision.remember`).
+  // The grant's id when the body left it to the turn it was decided on (see `ApprovalDecision.remember`).
   const remember = 'remember' in body ? body.remember : undefined;
-  const grantId = remember && (remember.grantId ?? `${id}/${callId}`);
-  return { turnId: id, approved: verb === 'approve', ...decision, ...(grantId !== undefined && { grantId }) };
+  const grantId = remember && (remember.grantId ?? `${decidedOn}/${callId}`);
+  return {
+    turnId: id,
+    approved: verb === 'approve',
+    ...decision,
+    ...(grantId !== undefined && { grantId }),
+    ...(decidedOn !== id && { decidedOn }),
+  };
 }

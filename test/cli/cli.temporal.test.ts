@@ -442,6 +442,54 @@ describe('deciding on a call', () => {
     );
   });
 
+  test("a sub-agent's call waiting for approval shows on its parent (show, list --waiting-for-approval) with the commands that answer it there; approve on the parent runs it in the sub-agent", async () => {
+    const turnId = uniqueTurnId('cli-sub-approve');
+    const child = `${turnId}/agent/release_1`;
+    const run = new CliProcess({
+      args: ['run', '--json', '--model', 'release', '--turn-id', turnId, 'release'],
+      env,
+    });
+    // The sub-agent tells its parent as soon as its call waits: the parent's state lists it.
+    const state = await pollFor('the parent to list its sub-agent’s waiting call', async () => {
+      const shown = await cli({ args: ['show', turnId, '--json'], env });
+      const view = JSON.parse(shown.stdout).state;
+      return view?.subAgentApprovals?.length ? view : undefined;
+    });
+    expect(state.subAgentApprovals).toEqual([
+      expect.objectContaining({
+        turnId: child,
+        toolCallId: 'deploy_prod',
+        toolName: 'deploy',
+        input: { target: 'prod' },
+        agentCallId: 'release_1',
+      }),
+    ]);
+    expect(await waitForListed({ turnId })).toMatchObject({ status: 'running', waitingForApproval: true });
+    const shown = await cli({ args: ['show', turnId], env });
+    expect(shown.stdout).toContain(`sub-agent ${child} waits: deploy #deploy_prod`);
+    expect(shown.stdout).toContain(`approve: durable-turns approve ${turnId} deploy_prod\n`);
+
+    const approve = await cli({ args: ['approve', turnId, 'deploy_prod', '--as', 'dave'], env });
+    expect(approve).toMatchObject({
+      code: 0,
+      stdout: `approved deploy_prod of turn ${child} (a sub-agent of ${turnId})\n`,
+    });
+    const ended = await run.done;
+    expect(ended.code).toBe(0);
+    const lines = jsonLines({ text: ended.stdout });
+    expect(lines.at(-1)).toMatchObject({ kind: 'result', status: 'completed', text: 'Released.' });
+    // The parent's call is the sub-agent's answer, after the deploy ran in the sub-agent.
+    expect(lines.map((l) => l.entry)).toContainEqual(
+      expect.objectContaining({
+        type: 'tool.completed',
+        toolCallId: 'release_1',
+        output: expect.objectContaining({ status: 'ok', content: 'Shipped to prod.' }),
+      }),
+    );
+    const sub = await cli({ args: ['show', child], env });
+    expect(sub.stdout).toContain('tool deploy #deploy_prod ok:\n    deployed prod\n');
+  });
+
   test('grant: one whose matcher covers the waiting call lets it run, approved by the grant; show lists the grant until it is revoked; revoking it again fails naming it (exit 1)', async () => {
     const turnId = uniqueTurnId('cli-grant');
     const run = await deployWaiting({ turnId, json: false, model: 'deploy-held' });

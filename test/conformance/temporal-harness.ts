@@ -1,6 +1,12 @@
 import { Connection, WorkflowUpdateFailedError } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { type Approver, maxRefusedDecisions, type ToolLister, type TurnModel } from 'durable-turns';
+import {
+  type Approver,
+  maxRefusedDecisions,
+  subAgentTurnId,
+  type ToolLister,
+  type TurnModel,
+} from 'durable-turns';
 import { ConversationClient, TurnClient, type TurnHandle } from 'durable-turns/client';
 import { type CreateTurnWorkerOptions, createTurnWorker } from 'durable-turns/worker';
 import { testTemporal } from '../support/temporal-env';
@@ -107,26 +113,26 @@ export const temporalHarness: ConformanceHarness = {
         const decided = new Set<string>();
         while (!done) {
           const state = await turn.state().catch(() => undefined);
-          // The turn's own calls, and those of its sub-agents (turns of their own), as the in-process
-          // executor's approver is asked of both.
-          const subAgents = state?.calls.some((c) => c.phase === 'running')
-            ? await turn.subAgents().catch(() => [])
-            : [];
-          const waiting = [
-            ...(state?.calls ?? []).map((call) => ({ call, on: turn })),
-            ...subAgents.flatMap((sub) => sub.state.calls.map((call) => ({ call, on: sub.turn }))),
+          // The turn's own calls, and those its sub-agents (turns of their own) reported to it, as
+          // the in-process executor's approver is asked of both: all decided on this turn.
+          const waiting: Parameters<Approver>[0][] = [
+            ...(state?.calls ?? []).flatMap((call) =>
+              call.approval ? [{ turnId: turn.turnId, ...call.approval }] : [],
+            ),
+            ...(state?.subAgentApprovals ?? []).map(({ agentCallId, ...approval }) => ({
+              ...approval,
+              // In process the approver is told the sub-agent's own parent: here that of a child.
+              ...(approval.turnId === subAgentTurnId(turn.turnId, agentCallId) && {
+                parent: { turnId: turn.turnId, toolCallId: agentCallId },
+              }),
+            })),
           ];
-          for (const { call, on } of waiting) {
-            const key = `${on.turnId} ${call.toolCallId}`;
-            if (!call.approval || decided.has(key)) continue;
+          for (const request of waiting) {
+            const key = `${request.turnId} ${request.toolCallId}`;
+            if (decided.has(key)) continue;
             decided.add(key);
             // A decision may never come (the approval timeout case): do not let it hold the loop.
-            void decideAsApprover({
-              approver,
-              turn: on,
-              request: { turnId: on.turnId, ...call.approval },
-              done: () => done,
-            }).catch(() => {});
+            void decideAsApprover({ approver, turn, request, done: () => done }).catch(() => {});
           }
           await sleep(50);
         }

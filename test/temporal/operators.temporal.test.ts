@@ -222,7 +222,7 @@ describe('operators see and steer turns', () => {
         (await turn.state()).phase === 'awaiting-approval' ? true : undefined,
       );
 
-      const refusal = async (attempt: Promise<void>) =>
+      const refusal = async (attempt: Promise<unknown>) =>
         messageChain(
           await attempt.then(
             () => undefined,

@@ -23,6 +23,7 @@ import {
   grantRevocationSchema,
   type HostEvent,
   listedToolsetSchema,
+  type SubAgentApproval,
   turnStateView,
 } from '../../core';
 import { formatIssues } from '../../core/schema/format-issues';
@@ -41,15 +42,22 @@ export function installTurnHandlers({
   turn,
   queue,
   digests,
+  subAgentApprovals,
 }: {
   input: TurnWorkflowInput;
   turn: TurnRecord;
   queue: HostEventSink;
   /** Shared with the model requests, which send their context along when it is small. */
   digests: TranscriptDigests;
+  /** What its running sub-agents wait for (see `SubAgentWaits`). */
+  subAgentApprovals: () => SubAgentApproval[];
 }): void {
   const { engine } = turn;
-  setHandler(stateQuery, () => turnStateView(engine.view, Date.now()));
+  setHandler(stateQuery, () => {
+    const view = turnStateView(engine.view, Date.now());
+    const waiting = subAgentApprovals();
+    return waiting.length > 0 ? { ...view, subAgentApprovals: waiting } : view;
+  });
   setHandler(progressQuery, (after) => {
     const first = turn.progress[0]?.seq ?? turn.progressSeq() + 1;
     return {

@@ -25,6 +25,7 @@ import { waitSummary } from '../web-ui/wait-summary';
 import { packCarried } from './carried-turn';
 import { finish } from './finish-turn';
 import { HostEventQueue } from './host-event-queue';
+import { SubAgentWaits } from './sub-agent-waits';
 import { installTurnHandlers } from './turn-handlers';
 import { TurnListAttributes } from './turn-list-attributes';
 import { reportTurnStarted } from './turn-metrics';
@@ -46,7 +47,17 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   const { engine } = turn;
   const queue = new HostEventQueue();
   const digests = transcriptDigests();
-  installTurnHandlers({ input, turn, queue, digests });
+  /** Whether the search attribute says the turn waits for a person: its own call, or a sub-agent's. */
+  let ownWaiting = false;
+  let waitingForApproval = false;
+  const showWaiting = () => {
+    const waiting = ownWaiting || waits.waiting();
+    if (waiting === waitingForApproval) return;
+    waitingForApproval = waiting;
+    upsertSearchAttributes([{ key: waitingForApprovalKey, value: waiting }]);
+  };
+  const waits = new SubAgentWaits(input, () => engine.view, showWaiting);
+  installTurnHandlers({ input, turn, queue, digests, subAgentApprovals: () => waits.list() });
   /**
    * Until something is queued (or `queue.wake()`). On the older road, a condition (`more()` also
    * ends it): there the loop went on only after the activation's microtasks, so its commands came
@@ -120,11 +131,10 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   };
   /** Set once this run's turn no longer fits a continue-as-new input: it goes on in this run. */
   const carry: CarryCheck = {};
-  let waitingForApproval = false;
   const setWaiting = (waiting: boolean) => {
-    if (waiting === waitingForApproval) return;
-    waitingForApproval = waiting;
-    upsertSearchAttributes([{ key: waitingForApprovalKey, value: waiting }]);
+    ownWaiting = waiting;
+    showWaiting();
+    waits.changed();
   };
 
   /** The loop's step up to the engine's next operation: what happened fed, then the engine asked. */
@@ -278,6 +288,7 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
   // (also after a cancel). Histories without one never wait here.
   if (!allHandlersFinished()) await CancellationScope.nonCancellable(() => condition(allHandlersFinished));
   show('finished');
+  waits.tell();
   return finish(turn, listed.atEnd(engine.view), tools.sessions);
 }
 

@@ -17,10 +17,10 @@ function requiredOf(schema) {
 const reasonLine = (reason) => (reason ? `Reason: ${reason}` : 'No reason given.');
 
 /** The arguments as pretty JSON to edit; sent with approve once they parse and are confirmed. */
-export function EditArguments({ turnId, call, reason, ask }) {
+export function EditArguments({ turnId, call, reason, ask, fieldId = call.toolCallId }) {
   const [text, setText] = useState(() => JSON.stringify(call.input ?? null, null, 2));
   const [problem, setProblem] = useState('');
-  const id = `args-${call.toolCallId}`;
+  const id = `args-${fieldId}`;
   const required = requiredOf(call.approval?.inputSchema ?? call.inputSchema);
   const submit = (event) => {
     event.preventDefault();
@@ -53,9 +53,9 @@ export function EditArguments({ turnId, call, reason, ask }) {
 }
 
 /** Text that becomes the call's output, as if the tool had answered; the call does not run. */
-export function RespondInstead({ turnId, call, reason, ask }) {
+export function RespondInstead({ turnId, call, reason, ask, fieldId = call.toolCallId }) {
   const [text, setText] = useState('');
-  const id = `respond-${call.toolCallId}`;
+  const id = `respond-${fieldId}`;
   const submit = (event) => {
     event.preventDefault();
     ask({

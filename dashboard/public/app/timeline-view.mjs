@@ -67,7 +67,7 @@ function Output({ output }) {
   </details>`;
 }
 
-function CallRow({ call, span, now, actions, fork }) {
+function CallRow({ call, span, now, actions, fork, subAgents }) {
   const outcome = callOutcome(call);
   return html`<li class=${`call outcome-${outcome}`} data-call-id=${call.toolCallId} data-outcome=${outcome}
     data-wave=${call.wave ?? ''}>
@@ -89,6 +89,7 @@ function CallRow({ call, span, now, actions, fork }) {
     }
     ${call.decision && html`<${Decision} decision=${call.decision} />`}
     ${call.waiting && actions ? actions(call) : null}
+    ${!call.output && subAgents ? subAgents(call) : null}
     ${call.output && html`<${Output} output=${call.output} />`}
     ${fork?.({ beforeCall: call.toolCallId })}
   </li>`;
@@ -114,9 +115,10 @@ function waveHeading(w, timeline) {
 
 /**
  * `actions(call)`: what an operator may do about a waiting call; `fork(at)`: "fork from here" at a
- * point of a finished turn (after a response, before a call). Either may be null.
+ * point of a finished turn (after a response, before a call); `subAgents(call)`: what the sub-agent
+ * a running call runs waits for. Each may be null.
  */
-export function TimelineView({ timeline, now, actions, fork }) {
+export function TimelineView({ timeline, now, actions, fork, subAgents }) {
   const span = spanOf(timeline, now);
   if (timeline.responses.length === 0 && timeline.notes.length === 0)
     return html`<p>No model response yet.</p>`;
@@ -138,7 +140,7 @@ export function TimelineView({ timeline, now, actions, fork }) {
           ) => html`<section class="wave" data-wave=${w.wave ?? ''} aria-label=${w.wave === undefined ? 'calls, wave not known' : `wave ${w.wave + 1}`}>
             <h4>${waveHeading(w, timeline)}</h4>
             <ul class="calls">
-              ${w.calls.map((c) => html`<${CallRow} call=${c} span=${span} now=${now} actions=${actions} fork=${fork} />`)}
+              ${w.calls.map((c) => html`<${CallRow} call=${c} span=${span} now=${now} actions=${actions} fork=${fork} subAgents=${subAgents} />`)}
             </ul>
           </section>`,
         )}

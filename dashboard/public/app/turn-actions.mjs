@@ -49,15 +49,19 @@ export function ConfirmDialog({ request, onDone }) {
   </dialog>`;
 }
 
-/** Approve (always, too) / reject buttons and a reason field for one waiting call; edit or respond open a form. */
-export function DecideCall({ turnId, call, ask }) {
+/**
+ * Approve (always, too) / reject buttons and a reason field for one waiting call; edit or respond
+ * open a form. `fieldId` keeps its fields' ids apart from another turn's call of the same id (a
+ * sub-agent's, shown on its parent's page).
+ */
+export function DecideCall({ turnId, call, ask, fieldId = call.toolCallId }) {
   const [reason, setReason] = useState('');
   const [always, setAlways] = useState(alwaysOff);
   const [problem, setProblem] = useState('');
   // Which form is open below the buttons: 'edit', 'respond', or none.
   const [form, setForm] = useState(null);
   const toggle = (name) => setForm((open) => (open === name ? null : name));
-  const id = `reason-${call.toolCallId}`;
+  const id = `reason-${fieldId}`;
   const args = shortJson(call.input ?? null);
   const decide = (verb) => {
     const remember = verb === 'approve' ? rememberOf(always) : undefined;
@@ -93,8 +97,8 @@ export function DecideCall({ turnId, call, ask }) {
       <button type="button" aria-expanded=${form === 'edit'} onClick=${() => toggle('edit')}>Edit arguments</button>
       <button type="button" aria-expanded=${form === 'respond'} onClick=${() => toggle('respond')}>Respond</button>
     </div>
-    ${form === 'edit' && html`<${EditArguments} turnId=${turnId} call=${call} reason=${reason} ask=${ask} />`}
-    ${form === 'respond' && html`<${RespondInstead} turnId=${turnId} call=${call} reason=${reason} ask=${ask} />`}
+    ${form === 'edit' && html`<${EditArguments} turnId=${turnId} call=${call} reason=${reason} ask=${ask} fieldId=${fieldId} />`}
+    ${form === 'respond' && html`<${RespondInstead} turnId=${turnId} call=${call} reason=${reason} ask=${ask} fieldId=${fieldId} />`}
   </div>`;
 }
 

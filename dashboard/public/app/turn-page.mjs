@@ -6,6 +6,7 @@ import { getJson } from './api.mjs';
 import { ForkedFrom, ForkFrom } from './fork-from.mjs';
 import { contentText, duration, shortJson, time } from './format.mjs';
 import { GrantsPanel } from './grants-panel.mjs';
+import { SubAgentWaits, subAgentWaitsOf } from './sub-agent-waits.mjs';
 import { TimelineView } from './timeline-view.mjs';
 import { CancelTurn, ConfirmDialog, DecideCall } from './turn-actions.mjs';
 import { emptyTimeline, withEntry, withLive, withState } from './turn-timeline.mjs';
@@ -106,6 +107,11 @@ export function TurnPage({ turnId, session }) {
     canAct && running
       ? (call) => html`<${DecideCall} turnId=${turnId} call=${call} ask=${setAsking} />`
       : null;
+  // What its running sub-agents wait for, under the call that runs each (decided there, if it may act).
+  const subAgents = running
+    ? (call) =>
+        html`<${SubAgentWaits} approvals=${subAgentWaitsOf(timeline.state, call.toolCallId)} ask=${canAct ? setAsking : null} />`
+    : null;
   // A finished turn (one with a result) may be forked from any response or call of its record.
   const fork =
     canAct && !running && result
@@ -137,7 +143,7 @@ export function TurnPage({ turnId, session }) {
     ${running && html`<${GrantsPanel} turnId=${turnId} grants=${timeline.grants} ask=${canAct ? setAsking : null} />`}
     ${timeline.input && html`<${TurnInput} messages=${timeline.input} />`}
     <h2>Timeline</h2>
-    <${TimelineView} timeline=${timeline} now=${now} actions=${actions} fork=${fork} />
+    <${TimelineView} timeline=${timeline} now=${now} actions=${actions} fork=${fork} subAgents=${subAgents} />
     ${
       structured !== undefined
         ? html`<h2>Answer (structured)</h2><pre class="answer" data-structured-output>${JSON.stringify(structured, null, 2)}</pre>`

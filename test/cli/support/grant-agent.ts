@@ -6,12 +6,14 @@
  * prose (rejected, asked again), its second the JSON. `tally`, for the fork test: two responses each
  * call the `tally` tool, which notes every run of its own in `tally.log` of the gates folder (so a
  * test counts what really ran, not what a record says); the second response says which output of
- * the first it read, the last which message of the user's came last.
+ * the first it read, the last which message of the user's came last. `release`, for a sub-agent's
+ * approval: the turn calls the `releaser` agent, whose own turn (the same model, told apart by its
+ * turn id) deploys to prod, which asks a person.
  */
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ModelRequest, userText } from '../../../core';
+import { agentTool, defineTool, type ModelRequest, userText } from '../../../core';
 import { scriptedModel } from '../../../models';
 import { models as operatorModels, tools as operatorTools } from '../../agents/operator-agent';
 
@@ -29,6 +31,7 @@ export const tools = [
       return `tallied ${text}`;
     },
   }),
+  agentTool({ name: 'releaser', description: 'Releases', model: 'release' }),
 ];
 
 /** The content of the last tool output, and the text of the last user message, the request holds. */
@@ -70,5 +73,21 @@ export const models = [
       (request) => ({ text: `Done; the user last said: ${lastUserText(request)}` }),
     ],
     'tally',
+  ),
+  scriptedModel(
+    [
+      (request) =>
+        request.turnId.includes('/agent/')
+          ? {
+              text: 'Deploying.',
+              toolCalls: [{ id: 'deploy_prod', name: 'deploy', args: { target: 'prod' } }],
+            }
+          : {
+              text: 'Asking the releaser.',
+              toolCalls: [{ id: 'release_1', name: 'releaser', args: { task: 'ship' } }],
+            },
+      (request) => ({ text: request.turnId.includes('/agent/') ? 'Shipped to prod.' : 'Released.' }),
+    ],
+    'release',
   ),
 ];
