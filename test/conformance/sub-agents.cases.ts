@@ -1,6 +1,14 @@
-import { agentTool, defineTool, type ModelRequest, scriptedModel } from 'durable-turns';
+import {
+  agentTool,
+  defineTool,
+  type ModelRequest,
+  type ProgressEntry,
+  scriptedModel,
+  type TranscriptEvent,
+  transcriptProblems,
+} from 'durable-turns';
 import { z } from 'zod';
-import { type ConformanceHarness, runSpec } from './harness';
+import { type ConformanceHarness, type RunningTurn, runSpec } from './harness';
 import { uniqueTurnId } from './support';
 
 const isSubAgent = (request: ModelRequest) => request.turnId.includes('/agent/');
@@ -53,7 +61,7 @@ export function subAgentCases(harness: ConformanceHarness): void {
       ]);
     });
 
-    test('a sub-agent’s call that needs approval is asked of the parent’s approver, with the sub-agent’s turn id', async () => {
+    test('a sub-agent’s call that needs approval is asked of the parent’s approver, with the sub-agent’s turn id and its parent', async () => {
       const deploy = defineTool({
         name: 'deploy',
         description: 'Deploys',
@@ -80,11 +88,14 @@ export function subAgentCases(harness: ConformanceHarness): void {
         tools: [releaser, deploy],
         model,
         approver: async (request) => {
-          asked.push(`${request.turnId} ${request.toolCallId}`);
+          asked.push(
+            `${request.turnId} ${request.toolCallId} for ${request.parent?.turnId} ${request.parent?.toolCallId}`,
+          );
           return { decision: 'approve', by: 'ops' };
         },
       });
-      expect(asked).toEqual([`${turnId}/agent/r1 d1`]);
+      // On Temporal it is asked from the parent's state, and decided on the parent (sent on to it).
+      expect(asked).toEqual([`${turnId}/agent/r1 d1 for ${turnId} r1`]);
       expect(result.outputs[0]).toMatchObject({ status: 'ok', content: 'shipped to staging' });
     });
 
@@ -172,5 +183,121 @@ export function subAgentCases(harness: ConformanceHarness): void {
       expect(result.outputs).toEqual([expect.objectContaining({ toolCallId: 'r1', status: 'interrupted' })]);
       expect(aborted).toEqual([`${turnId}/agent/r1`]);
     });
+
+    test('a background sub-agent: the parent goes on while it works, and its answer is delivered as a background call’s output', async () => {
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const looked: string[] = [];
+      const lookup = defineTool({
+        name: 'lookup',
+        description: 'Looks a key up',
+        input: z.object({ key: z.string() }),
+        concurrencySafe: true,
+        execute: async ({ key }, { turnId }) => {
+          looked.push(`${turnId}: ${key}`);
+          // The sub-agent's lookup takes until the test lets it finish: its parent goes on meanwhile.
+          if (turnId.includes('/agent/')) await released;
+          return `${key} is 42`;
+        },
+      });
+      const model = scriptedModel(
+        [
+          (request) =>
+            isSubAgent(request)
+              ? { toolCalls: [{ id: 'l1', name: 'lookup', args: { key: 'x' } }] }
+              : { toolCalls: [{ id: 'r1', name: 'researcher', args: { task: 'find x' } }] },
+          (request) =>
+            isSubAgent(request)
+              ? { text: 'x is 42' }
+              : { toolCalls: [{ id: 'l2', name: 'lookup', args: { key: 'y' } }] },
+          { text: 'waiting for the researcher' },
+          { text: 'the researcher says x is 42' },
+        ],
+        'scripted-agents',
+      );
+      const researcher = agentTool({
+        name: 'researcher',
+        description: 'Finds things out',
+        model: model.name,
+        background: true,
+      });
+      const turnId = uniqueTurnId('parent-background');
+      const child = `${turnId}/agent/r1`;
+      const turn = await harness.start({ turnId, input: 'find x', tools: [researcher, lookup], model });
+      // The parent's model answered twice, and its own call ran, while the sub-agent's call is held
+      // (or the sub-agent is still starting): it has not answered yet.
+      await seen(turn, (e) => e.type === 'background.waiting');
+      const meanwhile = {
+        looked: [...looked],
+        childAnswers: model.requests.filter((r) => r.turnId === child && r.responseIndex === 1).length,
+      };
+      release();
+      const result = await turn.result;
+      expect(meanwhile.looked).toContain(`${turnId}: y`);
+      expect(meanwhile.childAnswers).toBe(0);
+
+      const placeholder = `ok researcher is running in the background as call r1; its output will be delivered in a later message when it finishes.`;
+      expect(eventShape(result.events)).toEqual([
+        'turn.started',
+        'requested 0',
+        'responded 0 [r1]',
+        `result r1: ${placeholder}`,
+        'requested 1',
+        'responded 1 [l2]',
+        'result l2: ok y is 42',
+        'requested 2',
+        'responded 2 []',
+        'delivered r1: ok x is 42',
+        'requested 3',
+        'responded 3 []',
+        'finished completed',
+      ]);
+      expect(result).toMatchObject({ status: 'completed', text: 'the researcher says x is 42' });
+      // Each call has one true output: the sub-agent's answer is r1's.
+      expect(result.outputs.map((o) => [o.toolCallId, o.status, o.content])).toEqual([
+        ['r1', 'ok', 'x is 42'],
+        ['l2', 'ok', 'y is 42'],
+      ]);
+      const parentAsked = model.requests.filter((r) => r.turnId === turnId);
+      expect(parentAsked.at(-1)?.messages.at(-1)).toEqual({
+        role: 'user',
+        content: [{ type: 'text', text: 'Background call r1 (researcher) finished:\nx is 42' }],
+      });
+      expect(transcriptProblems(result.transcript)).toEqual([]);
+      // One sub-agent turn, which asked its model twice; what it last sent is a valid transcript.
+      const childAsked = model.requests.filter((r) => r.turnId === child);
+      expect(childAsked.map((r) => r.responseIndex)).toEqual([0, 1]);
+      expect(transcriptProblems(childAsked[1]?.messages ?? [])).toEqual([]);
+      expect([...looked].sort()).toEqual([`${turnId}: y`, `${child}: x`].sort());
+    });
+  });
+}
+
+/** Resolves once the turn's journal (as its executor's watch gives it) has an entry that matches. */
+async function seen(turn: RunningTurn, match: (e: ProgressEntry['entry']) => boolean): Promise<void> {
+  for await (const event of turn.watch({ live: false }))
+    if (event.kind === 'entry' && match(event.entry)) return;
+  throw new Error('the turn ended before the entry awaited');
+}
+
+/** The transcript events in a form both executors must agree on exactly. */
+function eventShape(events: readonly TranscriptEvent[]): string[] {
+  return events.map((e) => {
+    switch (e.type) {
+      case 'model.requested':
+        return `requested ${e.responseIndex}`;
+      case 'model.responded':
+        return `responded ${e.responseIndex} [${e.calls.map((c) => c.toolCallId).join(',')}]`;
+      case 'tool.completed':
+        return `result ${e.toolCallId}: ${e.output.status} ${String(e.output.content)}`;
+      case 'background.delivered':
+        return `delivered ${e.deliveries.map((d) => `${d.toolCallId}: ${d.output.status} ${String(d.output.content)}`).join(' | ')}`;
+      case 'turn.finished':
+        return `finished ${e.status}`;
+      default:
+        return e.type;
+    }
   });
 }
