@@ -29,7 +29,7 @@ export function temporalSubAgents(ctx: Context): SubAgents {
       const slice = budgetSlice(budget, parent.budgetLeft);
       if (typeof slice === 'string')
         throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
-      const { approvals } = parent;
+      const { approvals, grants } = parent;
       const args = turnWorkflowInputSchema.parse({
         turnId,
         parent: { turnId: parentTurnId, toolCallId: parentToolCallId },
@@ -37,10 +37,11 @@ export function temporalSubAgents(ctx: Context): SubAgents {
         model,
         // Its tools' lost hosts are noticed as soon as its parent's are (the calling attempt's timeout).
         ...(ctx.info.heartbeatTimeoutMs && { timing: { heartbeatTimeoutMs: ctx.info.heartbeatTimeoutMs } }),
+        // It starts with the grants its parent has in force: "always allow" covers the work it hands on.
         config: turnConfigOf({
           budget: slice,
           ...(output ? { output } : {}),
-          ...(approvals ? { approvals } : {}),
+          approvals: { ...approvals, ...(grants && grants.length > 0 && { grants }) },
         }),
       });
       // The calling turn's queue: a call pinned to a session worker runs on that worker's own queue.

@@ -50,7 +50,10 @@ export async function followTurn({
     applyTurnEvent({ display, event });
     if (output.json) output.jsonLine(event);
     else if (live) {
-      if (event.kind === 'entry' && event.entry.type === 'tool.approval_requested')
+      if (
+        (event.kind === 'entry' && event.entry.type === 'tool.approval_requested') ||
+        event.kind === 'sub-agent-approvals'
+      )
         live.print(progressLines({ display, event, colors: output.colors, context }));
       live.draw(frame());
     } else
@@ -78,7 +81,8 @@ export async function followTurn({
             // turn whose last timed entry was its start would say it took no time at all.
             if (event.entry.type === 'turn.finished') display.endedAt = await endOf({ handle });
             show({ kind: 'entry', seq, entry: event.entry });
-          } else if (event.kind === 'restart')
+          } else if (event.kind === 'sub-agent-approvals') show(event);
+          else if (event.kind === 'restart')
             show({ kind: 'text-restart', responseIndex: event.responseIndex });
           // The answer's text as it streams; text this watcher missed shows as an ellipsis.
           else if (event.channel === 'text')

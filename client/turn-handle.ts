@@ -204,6 +204,8 @@ export class TurnHandle {
     let busySince: number | undefined;
     /** Since when the server has not answered (see `unansweredPatienceMs`). */
     let unansweredSince: number | undefined;
+    /** What its sub-agents waited on at the last page read (a report moves the history). */
+    let subAgentWaits = '[]';
     const patiently = async <T>(ask: () => Promise<T>): Promise<T | undefined> => {
       try {
         const answer =
@@ -247,6 +249,10 @@ export class TurnHandle {
             yield* assembler.complete({ responseIndex: entry.responseIndex, message: entry.message });
           yield { kind: 'entry', ...item };
         }
+        const approvals = page.subAgentApprovals ?? [];
+        const waits = JSON.stringify(approvals.map((a) => [a.turnId, a.toolCallId]));
+        if (live && waits !== subAgentWaits) yield { kind: 'sub-agent-approvals', approvals };
+        subAgentWaits = waits;
         if (page.entries.length === 0) seq = Math.max(seq, page.lastSeq);
         caughtUp = seq >= page.lastSeq;
         finished = page.finished;

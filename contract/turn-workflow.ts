@@ -13,6 +13,7 @@ import {
   type Message,
   messageSchema,
   type PreparedCall,
+  type SubAgentApproval,
   type TurnStateView,
   transcriptEventSchema,
   turnConfigSchema,
@@ -299,6 +300,8 @@ export interface ProgressPage {
   finished: boolean;
   /** Entries older than the kept window were dropped before they were read. */
   gap: boolean;
+  /** What its running sub-agents wait on for a person (`TurnStateView.subAgentApprovals`), when any. */
+  subAgentApprovals?: SubAgentApproval[];
 }
 
 /** The turn's progress after a sequence number: calls accepted, started, finished, responses, the end. */

@@ -1,5 +1,5 @@
 import type { TurnWatchEvent } from '../contract/live-text';
-import { CallWaveReader, type CallWaves, type TurnStateView } from '../core';
+import { CallWaveReader, type CallWaves } from '../core';
 import type { SseMessage } from './sse-message';
 import type { TurnWatchSource } from './turn-watch-source';
 
@@ -16,31 +16,27 @@ export interface TurnSubscriber {
  * journal entry, and the live text of responses still streaming) and fanned out, so a viewer that
  * joins late or reconnects is replayed from memory, and N viewers cost the turn one watcher. The
  * turn's state is read once per batch of entries (coalesced, at most every `stateIntervalMs`),
- * not once per viewer; and every `runningStateMs` while one of its calls runs, since a sub-agent
- * that call runs may come to wait for a person (or stop waiting) without an entry of this turn's
- * (`TurnStateView.subAgentApprovals`).
+ * not once per viewer, and again when what its sub-agents wait on changes
+ * (`TurnStateView.subAgentApprovals`, which no entry of this turn's announces).
  */
 export class SharedTurnWatch {
   private readonly entries: FeedEntry[] = [];
   private readonly waves = new CallWaveReader();
   /** Live events of each response not yet recorded; dropped when its `model.responded` comes. */
   private readonly streaming = new Map<number, TurnWatchEvent[]>();
-  private state: TurnStateView | undefined;
+  private state: unknown;
   private readonly subscribers = new Set<TurnSubscriber>();
   private readonly abort = new AbortController();
   private ended: SseMessage | undefined;
   private stateBusy = false;
   private stateDirty = false;
   private lingerTimer: NodeJS.Timeout | undefined;
-  private runningTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly options: {
       turnId: string;
       source: TurnWatchSource;
       stateIntervalMs: number;
-      /** How often the state is read again while a call runs (default 2 s). */
-      runningStateMs?: number;
       /** Whether to read its state: a finished turn's would be a query replayed on a worker, for nothing new. */
       queryState: boolean;
       /** How long the watch outlives its last viewer (a reload reuses it). */
@@ -85,7 +81,6 @@ export class SharedTurnWatch {
   }
 
   stop(): void {
-    clearTimeout(this.runningTimer);
     this.abort.abort();
   }
 
@@ -103,6 +98,11 @@ export class SharedTurnWatch {
   }
 
   private take({ event }: { event: TurnWatchEvent }): void {
+    // What its sub-agents wait on changed (their report is no entry of this turn's): its state says.
+    if (event.kind === 'sub-agent-approvals') {
+      if (this.options.queryState) this.refreshState();
+      return;
+    }
     if (event.kind === 'entry') {
       const waves = this.waves.take(event.entry);
       const kept: FeedEntry = waves ? { ...event, waves } : event;
@@ -131,13 +131,9 @@ export class SharedTurnWatch {
         if (this.ended) return;
         this.state = state;
         this.broadcast({ event: 'state', data: state });
-        this.whileCallsRun(state);
       })
-      // A turn that ended meanwhile, or a busy worker: the next entry asks again (or the next look
-      // while a call runs).
-      .catch(() => {
-        if (this.state && !this.ended) this.whileCallsRun(this.state);
-      })
+      // A turn that ended meanwhile, or a busy worker: the next entry asks again.
+      .catch(() => {})
       .finally(() => {
         const wait = Math.max(0, this.options.stateIntervalMs - (Date.now() - started));
         setTimeout(() => {
@@ -150,23 +146,12 @@ export class SharedTurnWatch {
       });
   }
 
-  /** Reads the state again in a while if a call runs (an entry meanwhile reads it sooner). */
-  private whileCallsRun(state: TurnStateView): void {
-    clearTimeout(this.runningTimer);
-    const calls = [...(state.calls ?? []), ...(state.background ?? [])];
-    if (!calls.some((call) => call.phase === 'running')) return;
-    this.runningTimer = setTimeout(() => {
-      if (!this.ended && this.usable) this.refreshState();
-    }, this.options.runningStateMs ?? 2_000).unref();
-  }
-
   private broadcast(message: SseMessage): void {
     for (const subscriber of this.subscribers) subscriber.send(message);
   }
 
   private finish(message: SseMessage): void {
     clearTimeout(this.lingerTimer);
-    clearTimeout(this.runningTimer);
     this.ended = message;
     this.broadcast(message);
     for (const subscriber of this.subscribers) subscriber.close();

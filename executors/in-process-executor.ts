@@ -283,10 +283,10 @@ export class InProcessExecutor {
     yield* watchTurnFeed({ feed, after, live, ...(signal ? { signal } : {}) });
   }
 
-  /** What a turn running here has left of its budget (undefined: it does not run here). */
-  budgetLeft(turnId: string): TurnStateView['budgetLeft'] | undefined {
+  /** What a turn running here is doing, has left of its budget, and allows (undefined: it does not run here). */
+  stateOf(turnId: string): TurnStateView | undefined {
     const engine = this.engines.get(turnId);
-    return engine && turnStateView(engine.view, this.host.timers.now()).budgetLeft;
+    return engine && turnStateView(engine.view, this.host.timers.now());
   }
 
   /** How many entries the turn's journal holds now (its last sequence number; 0 for an unknown turn). */

@@ -1,16 +1,16 @@
 import {
-  type BudgetLeft,
   budgetSlice,
   NonRetryableToolError,
   type SubAgents,
   type TurnResult,
+  type TurnStateView,
 } from '../core';
 import type { RunTurnArgs } from './in-process-executor-options';
 
 /** What of the executor runs sub-agents (named here so that this file need not import it). */
 interface TurnRunner {
-  /** What a turn running here has left of its budget (undefined: not running here). */
-  budgetLeft(turnId: string): BudgetLeft | undefined;
+  /** What a turn running here has left of its budget and allows (undefined: not running here). */
+  stateOf(turnId: string): Pick<TurnStateView, 'budgetLeft' | 'grants'> | undefined;
   finishedResult(turnId: string): Promise<TurnResult | undefined>;
   journalLength(turnId: string): Promise<number>;
   resumeTurn(
@@ -32,12 +32,14 @@ export function inProcessSubAgents(executor: TurnRunner): SubAgents {
       if (finished) return finished;
       if ((await executor.journalLength(turnId)) > 0)
         return executor.resumeTurn({ turnId, takeOver: true }, { signal });
-      const slice = budgetSlice(budget, executor.budgetLeft(parentTurnId));
+      const { budgetLeft, grants } = executor.stateOf(parentTurnId) ?? {};
+      const slice = budgetSlice(budget, budgetLeft);
       if (typeof slice === 'string')
         throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
       const parent = { turnId: parentTurnId, toolCallId: parentToolCallId };
       return executor.runTurn(
-        { turnId, input, budget: slice, parent, ...(output ? { output } : {}) },
+        // It starts with the grants its parent has in force: "always allow" covers the work it hands on.
+        { turnId, input, budget: slice, parent, ...(grants && { grants }), ...(output ? { output } : {}) },
         { signal },
       );
     },

@@ -95,6 +95,8 @@ export async function* positionedUiChunks(
   }
 
   for await (const event of events) {
+    // What sub-agents wait on is for operators (the turn's state), not part of the chat's message.
+    if (event.kind === 'sub-agent-approvals') continue;
     const batch: PositionedChunk[] = [];
     if (catchingUp && after) {
       if (event.kind !== 'entry') {
@@ -157,7 +159,10 @@ export async function* positionedUiChunks(
   }
 
   function dropWaiting(responseIndex: number): void {
-    if (waiting) waiting = waiting.filter((e) => e.kind === 'entry' || e.responseIndex > responseIndex);
+    if (waiting)
+      waiting = waiting.filter(
+        (e) => e.kind === 'entry' || e.kind === 'sub-agent-approvals' || e.responseIndex > responseIndex,
+      );
   }
 
   function flushWaiting(): PositionedChunk[] {

@@ -78,6 +78,8 @@ export class TurnUiMapper {
   }
 
   *map(event: TurnWatchEvent): Generator<Chunk> {
+    // What sub-agents wait on is for operators (the turn's state), not part of the chat's message.
+    if (event.kind === 'sub-agent-approvals') return;
     // Only the response being asked for streams; anything else is a stale look.
     if (event.kind !== 'entry' && event.responseIndex !== this.responseIndex) return;
     switch (event.kind) {

@@ -25,6 +25,17 @@ export function progressLines({
   colors: Colors;
   context: CommandContext;
 }): string[] {
+  if (event.kind === 'sub-agent-approvals')
+    // Answered on this turn: the client sends the decision on to the sub-agent.
+    return (display.subAgentWaits?.added ?? []).flatMap((request) =>
+      waitsLines({
+        what: `sub-agent ${request.turnId} (of ${request.agentCallId}): ${request.toolName} ${colors.dim(`#${request.toolCallId}`)} ${shortArgs({ input: request.input })}`,
+        turnId: display.turnId,
+        toolCallId: request.toolCallId,
+        colors,
+        context,
+      }),
+    );
   if (event.kind !== 'entry') return [];
   const { entry } = event;
   const named = (id: string) => {
@@ -138,18 +149,13 @@ export function progressLines({
     }
     case 'tool.approval_requested': {
       const call = display.calls.get(entry.toolCallId);
-      const { approve, reject } = answerCommands({
-        context,
+      return waitsLines({
+        what: `${named(entry.toolCallId)} ${shortArgs({ input: call?.input })}`,
         turnId: display.turnId,
         toolCallId: entry.toolCallId,
+        colors,
+        context,
       });
-      return [
-        colors.magenta(
-          `  ${named(entry.toolCallId)} ${shortArgs({ input: call?.input })} waits for approval; answer with:`,
-        ),
-        `    ${approve}`,
-        `    ${reject}`,
-      ];
     }
     case 'tool.approval_decided':
       return [`  ${named(entry.toolCallId)} ${decisionText({ decision: decisionOf(entry) })}`];
@@ -190,4 +196,22 @@ export function progressLines({
     default:
       return [];
   }
+}
+
+/** A call that waits for a person, and the commands that approve or reject it on `turnId`. */
+function waitsLines({
+  what,
+  turnId,
+  toolCallId,
+  colors,
+  context,
+}: {
+  what: string;
+  turnId: string;
+  toolCallId: string;
+  colors: Colors;
+  context: CommandContext;
+}): string[] {
+  const { approve, reject } = answerCommands({ context, turnId, toolCallId });
+  return [colors.magenta(`  ${what} waits for approval; answer with:`), `    ${approve}`, `    ${reject}`];
 }

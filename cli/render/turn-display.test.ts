@@ -246,4 +246,30 @@ describe('the plain log (output piped)', () => {
     expect(lines.find((l) => l.startsWith('  fail #f1 error: disk full'))).toBeDefined();
     expect(lines.at(-1)).toMatch(/^660 tokens \(600 in, 60 out\) · 3 responses · 5 tool calls · \d/);
   });
+
+  test("a sub-agent's waiting call is said once, when it comes, with the commands that answer it on this turn", () => {
+    const display = emptyTurnDisplay({ turnId: 'p1' });
+    const wait = (toolCallId: string) => ({
+      turnId: 'p1/agent/r1',
+      agentCallId: 'r1',
+      toolCallId,
+      toolName: 'deploy',
+      input: { target: toolCallId },
+      reason: 'deploy requires approval before it runs',
+    });
+    const said = (approvals: ReturnType<typeof wait>[]) => {
+      const event: TurnEvent = { kind: 'sub-agent-approvals', approvals };
+      applyTurnEvent({ display, event });
+      return progressLines({ display, event, colors: plain, context });
+    };
+    expect(said([wait('d1')])).toEqual([
+      '  sub-agent p1/agent/r1 (of r1): deploy #d1 {target: "d1"} waits for approval; answer with:',
+      '    durable-turns --address 127.0.0.1:7233 approve p1 d1',
+      "    durable-turns --address 127.0.0.1:7233 reject p1 d1 --reason '…'",
+    ]);
+    // Still waiting, and a second one comes: only the second is said.
+    expect(said([wait('d1'), wait('d2')])).toHaveLength(3);
+    expect(said([wait('d1'), wait('d2')])).toEqual([]);
+    expect(said([])).toEqual([]);
+  });
 });

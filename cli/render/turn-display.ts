@@ -4,6 +4,7 @@ import {
   type CallState,
   type HaltReason,
   needsApproval,
+  type SubAgentApproval,
   type ToolOutputStatus,
   type TurnState,
   type TurnStateView,
@@ -74,6 +75,8 @@ export interface TurnDisplay {
    * from the display (they would be wrong), only from the turn itself.
    */
   incomplete: boolean;
+  /** What its sub-agents wait on for a person now, and which of those the last event added. */
+  subAgentWaits?: { all: SubAgentApproval[]; added: SubAgentApproval[] };
 }
 
 export function emptyTurnDisplay({
@@ -92,6 +95,13 @@ export function applyTurnEvent({ display, event }: { display: TurnDisplay; event
   if (event.kind === 'text-delta') {
     const response = responseAt({ display, index: event.responseIndex });
     if (response.streaming) response.text += event.text;
+    return display;
+  }
+  if (event.kind === 'sub-agent-approvals') {
+    const key = (a: SubAgentApproval) => `${a.turnId} ${a.toolCallId}`;
+    const before = new Set((display.subAgentWaits?.all ?? []).map(key));
+    const added = event.approvals.filter((a) => !before.has(key(a)));
+    display.subAgentWaits = { all: event.approvals, added };
     return display;
   }
   if (event.kind === 'text-restart') {

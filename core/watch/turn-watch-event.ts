@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../schema/journal-entry';
+import type { SubAgentApproval } from '../tools/sub-agents';
 
 /**
  * One journal entry as watchers see it. `seq` counts the turn's entries from 1, in the order they
@@ -31,4 +32,10 @@ export type TurnWatchEvent =
    * What this watcher was shown of the response so far no longer stands (the request was asked
    * again, or there were gaps and the final text follows whole): start the response over.
    */
-  | { kind: 'restart'; responseIndex: number };
+  | { kind: 'restart'; responseIndex: number }
+  /**
+   * The calls its running sub-agents (`agentTool`) wait on for a person changed: all of them now
+   * (empty: none waits any more), as `TurnStateView.subAgentApprovals` lists them. On Temporal only
+   * (in process the executor's approver is asked), and only while the watch is `live`.
+   */
+  | { kind: 'sub-agent-approvals'; approvals: SubAgentApproval[] };

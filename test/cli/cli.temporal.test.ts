@@ -449,13 +449,13 @@ describe('deciding on a call', () => {
       args: ['run', '--json', '--model', 'release', '--turn-id', turnId, 'release'],
       env,
     });
-    // The sub-agent tells its parent as soon as its call waits: the parent's state lists it.
-    const state = await pollFor('the parent to list its sub-agent’s waiting call', async () => {
-      const shown = await cli({ args: ['show', turnId, '--json'], env });
-      const view = JSON.parse(shown.stdout).state;
-      return view?.subAgentApprovals?.length ? view : undefined;
+    // The sub-agent tells its parent as soon as its call waits: the parent's watch says so, and its
+    // state lists it.
+    const [reported = ''] = await run.waitFor({
+      pattern: /\{"kind":"sub-agent-approvals"[^\n]*\}/,
+      what: 'the parent’s watch reported its sub-agent’s waiting call',
     });
-    expect(state.subAgentApprovals).toEqual([
+    const waiting = [
       expect.objectContaining({
         turnId: child,
         toolCallId: 'deploy_prod',
@@ -463,7 +463,10 @@ describe('deciding on a call', () => {
         input: { target: 'prod' },
         agentCallId: 'release_1',
       }),
-    ]);
+    ];
+    expect(JSON.parse(reported)).toEqual({ kind: 'sub-agent-approvals', approvals: waiting });
+    const state = JSON.parse((await cli({ args: ['show', turnId, '--json'], env })).stdout).state;
+    expect(state.subAgentApprovals).toEqual(waiting);
     expect(await waitForListed({ turnId })).toMatchObject({ status: 'running', waitingForApproval: true });
     const shown = await cli({ args: ['show', turnId], env });
     expect(shown.stdout).toContain(`sub-agent ${child} waits: deploy #deploy_prod`);

@@ -272,6 +272,54 @@ export function subAgentCases(harness: ConformanceHarness): void {
       expect(transcriptProblems(childAsked[1]?.messages ?? [])).toEqual([]);
       expect([...looked].sort()).toEqual([`${turnId}: y`, `${child}: x`].sort());
     });
+
+    test('a sub-agent starts with the grants its parent has in force: a call the grant covers runs without asking', async () => {
+      const ran: string[] = [];
+      const deploy = defineTool({
+        name: 'deploy',
+        description: 'Deploys',
+        input: z.object({ target: z.string() }),
+        requiresApproval: true,
+        execute: ({ target }, ctx) => {
+          ran.push(`${ctx.turnId} ${target}`);
+          return `deployed ${target}`;
+        },
+      });
+      const model = scriptedModel(
+        [
+          (request) =>
+            isSubAgent(request)
+              ? { toolCalls: [{ id: 'd2', name: 'deploy', args: { target: 'prod' } }] }
+              : { toolCalls: [{ id: 'd1', name: 'deploy', args: { target: 'staging' } }] },
+          (request) =>
+            isSubAgent(request)
+              ? { text: 'shipped to prod' }
+              : { toolCalls: [{ id: 'r1', name: 'releaser', args: { task: 'ship to prod' } }] },
+          { text: 'released' },
+        ],
+        'scripted-agents',
+      );
+      const releaser = agentTool({ name: 'releaser', description: 'Releases', model: model.name });
+      const turnId = uniqueTurnId('inherited-grant');
+      const asked: string[] = [];
+      const result = await runSpec(harness, {
+        turnId,
+        input: 'stage, then release',
+        tools: [releaser, deploy],
+        model,
+        // The parent's own deploy is approved "always": the sub-agent's deploy is not asked.
+        approver: async (request) => {
+          asked.push(`${request.turnId} ${request.toolCallId}`);
+          return { decision: 'approve', by: 'ops', remember: {} };
+        },
+      });
+      expect(asked).toEqual([`${turnId} d1`]);
+      expect(ran).toEqual([`${turnId} staging`, `${turnId}/agent/r1 prod`]);
+      expect(result.outputs.map((o) => [o.toolCallId, o.status, o.content])).toEqual([
+        ['d1', 'ok', 'deployed staging'],
+        ['r1', 'ok', 'shipped to prod'],
+      ]);
+    });
   });
 }
 

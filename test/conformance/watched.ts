@@ -28,6 +28,8 @@ export function shownText(events: readonly TurnWatchEvent[]): Map<number, Respon
       }
       continue;
     }
+    // What sub-agents wait on is about no response.
+    if (event.kind === 'sub-agent-approvals') continue;
     if (!open.has(event.responseIndex))
       throw new Error(`${event.kind} of response ${event.responseIndex} outside its request and response`);
     if (event.kind === 'gap') throw new Error(`unexpected gap: ${JSON.stringify(event)}`);

@@ -70,6 +70,7 @@ function responsesShown(seen: readonly Seen[]): Map<number, string> {
       if (event.entry.type === 'model.responded') open.delete(event.entry.responseIndex);
       continue;
     }
+    if (event.kind === 'sub-agent-approvals') continue;
     if (!open.has(event.responseIndex))
       throw new Error(`${event.kind} of response ${event.responseIndex} out of place`);
     if (event.kind === 'restart') shown.set(event.responseIndex, '');

@@ -60,11 +60,13 @@ export function installTurnHandlers({
   });
   setHandler(progressQuery, (after) => {
     const first = turn.progress[0]?.seq ?? turn.progressSeq() + 1;
+    const waiting = subAgentApprovals();
     return {
       entries: progressPage(turn.progress, after),
       lastSeq: turn.progressSeq(),
       finished: engine.finished,
       gap: after + 1 < first,
+      ...(waiting.length > 0 && { subAgentApprovals: waiting }),
     };
   });
   setHandler(modelRequestQuery, (responseIndex, known, page) =>
