@@ -22,6 +22,7 @@ import {
   approvalGrantSchema,
   blockedRefusal,
   busyRefusal,
+  type ConversationOrigin,
   type ConversationRefusedError,
   type ConversationState,
   type ConversationWatchEvent,
@@ -44,6 +45,7 @@ import {
   unknownConversation,
 } from '../core';
 import { pause } from './abortable-pause';
+import { type BranchOptions, startBranch } from './conversation-branch';
 import {
   type ConversationListFilters,
   type ConversationMemo,
@@ -123,6 +125,26 @@ export class ConversationClient {
     return receipt;
   }
 
+  /**
+   * A branch of conversation `from`: a new conversation (`options.conversationId`) whose turns come
+   * after `from`'s turn `afterTurn` — its model requests read `from`'s turns 1 to `afterTurn` (and
+   * what `from` itself branched from) by reference: nothing of them runs again or is copied. It has
+   * no turn yet: `send` its first message. `from` goes on as it was. Refused when `afterTurn` is not
+   * a turn of `from` that ended, or the id is taken.
+   */
+  async branch(
+    from: string,
+    options: Omit<BranchOptions, 'turn'> & { turn: ConversationTurnOptions },
+  ): Promise<{ conversationId: string; origin: ConversationOrigin }> {
+    const { client, taskQueue } = this.turns;
+    return startBranch({
+      client,
+      taskQueue,
+      from,
+      options: { ...options, turn: turnTemplate(options.turn) },
+    });
+  }
+
   /** The conversation's queue: its turns so far, the running one, what waits. */
   async state(conversationId: string): Promise<ConversationState> {
     return this.workflow(conversationId).query(conversationStateQuery);
@@ -135,18 +157,23 @@ export class ConversationClient {
     return this.turns.attach(turnId);
   }
 
-  /** Every message of the conversation's ended turns, in order (the running turn's are not in it yet). */
+  /**
+   * Every message of the conversation's ended turns, in order (the running turn's are not in it
+   * yet); a branch's begins with those of the turns it came after.
+   */
   async transcript(conversationId: string): Promise<Message[]> {
-    const { turnCount, running } = await this.state(conversationId);
+    const { turnCount, running, origin = [] } = await this.state(conversationId);
+    const spans = [...origin].reverse();
+    spans.push({ conversationId, turns: running ? turnCount - 1 : turnCount });
     const messages: Message[] = [];
-    for (let n = 1; n <= turnCount; n++) {
-      if (running?.turnId === conversationTurnId(conversationId, n)) break;
-      const result = await this.turn(conversationId, n).result();
-      messages.push(
-        ...(result.events[0]?.type === 'turn.started' ? result.events[0].input : []),
-        ...result.transcript,
-      );
-    }
+    for (const span of spans)
+      for (let n = 1; n <= span.turns; n++) {
+        const result = await this.turns.attach(conversationTurnId(span.conversationId, n)).result();
+        messages.push(
+          ...(result.events[0]?.type === 'turn.started' ? result.events[0].input : []),
+          ...result.transcript,
+        );
+      }
     return messages;
   }
 

@@ -6,6 +6,7 @@ export {
 } from '../contract/search-attributes';
 export type { CallView, TurnStateView } from '../core/engine/turn-state-view';
 export * from './chat-conversations';
+export type { BranchOptions } from './conversation-branch';
 export * from './conversation-client';
 export type { ConversationListFilters, ConversationSummary } from './conversation-list';
 export * from './fleet-health-client';

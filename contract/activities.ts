@@ -5,6 +5,7 @@ import {
   type ChainedAttempt,
   type ConversationHookEvent,
   type ConversationHookOutcome,
+  conversationOriginSchema,
   type ModelResponse,
   messageSchema,
   preparedCallSchema,
@@ -87,6 +88,8 @@ const conversationTurnRefSchema = z.object({
   turnNumber: z.number().int().positive(),
   /** Which conversation of this id (a deleted one's id can be used again); absent in older ones. */
   incarnation: z.string().min(1).optional(),
+  /** A branch's: the turns of the conversations it came from, read after its own. */
+  origin: conversationOriginSchema.optional(),
 });
 
 export const callModelInputSchema = z.object({

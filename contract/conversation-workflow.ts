@@ -2,6 +2,7 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import {
   type ConversationState,
+  conversationOriginSchema,
   conversationStateSchema,
   type MessageReceipt,
   type SendArgs,
@@ -22,6 +23,7 @@ export const turnTemplateSchema = turnWorkflowInputSchema.omit({
   conversationId: true,
   conversationTurn: true,
   conversationIncarnation: true,
+  conversationOrigin: true,
   input: true,
   carried: true,
   carriedChunks: true,
@@ -35,6 +37,8 @@ export const conversationWorkflowInputSchema = z.object({
   turn: turnTemplateSchema,
   /** Set by the workflow itself at continue-as-new: the conversation so far. */
   state: conversationStateSchema.optional(),
+  /** A branch (`ConversationClient.branch`): the turns of other conversations that come before its own. */
+  origin: conversationOriginSchema.optional(),
   /** Set by the workflow itself at continue-as-new: where its sessions are held (`ToolSessions`). */
   sessions: toolSessionsSchema.optional(),
   /** Continue-as-new between turns once the run's history passes this many events. */

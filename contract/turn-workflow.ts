@@ -6,6 +6,7 @@ import {
   type ApprovalGrant,
   type ApprovalGrantInput,
   approvalDecisionSchema,
+  conversationOriginSchema,
   forkPointSchema,
   type GrantRevocation,
   type ListedToolset,
@@ -69,6 +70,11 @@ export const turnWorkflowInputSchema = z.object({
   conversationTurn: z.number().int().positive().optional(),
   /** Which conversation of the id it is (`ConversationState.incarnation`), set with `conversationTurn`. */
   conversationIncarnation: z.string().min(1).optional(),
+  /**
+   * A turn of a branch (`ConversationClient.branch`): the turns of the conversations it came from,
+   * which its requests read after the conversation's own earlier turns (see `ConversationOrigin`).
+   */
+  conversationOrigin: conversationOriginSchema.optional(),
   input: z.array(messageSchema).min(1),
   /** A model registered on the worker, by name. */
   model: z.string().min(1),

@@ -7,6 +7,7 @@ import {
   maxGrantsInForce,
 } from '../schema/approval-grant';
 import { userMessageSchema } from '../schema/messages';
+import { type ConversationOrigin, conversationOriginSchema } from './conversation-origin';
 import { type MessageReceipt, type SendArgs, sendArgsSchema } from './conversation-schema';
 import { conversationTurnId } from './conversation-turn-id';
 
@@ -40,6 +41,8 @@ export const conversationStateSchema = z.object({
    * conversations that had continued as new before it existed (a first run gets one on replay).
    */
   incarnation: z.string().optional(),
+  /** A branch: the turns of other conversations that come before its own (see `ConversationOrigin`). */
+  origin: conversationOriginSchema.optional(),
   closed: z.boolean(),
   /** Turns started so far; the next is number `turnCount + 1`. */
   turnCount: z.number().int().nonnegative(),
@@ -145,17 +148,27 @@ export function blockedRefusal(
 export class ConversationRefusedError extends DurableTurnsError {
   constructor(
     message: string,
-    code: 'conversation-closed' | 'conversation-busy' | 'message-blocked' | 'conversation-not-found',
+    code:
+      | 'conversation-closed'
+      | 'conversation-busy'
+      | 'message-blocked'
+      | 'conversation-not-found'
+      | 'conversation-exists',
   ) {
     super(message, { code });
     this.name = 'ConversationRefusedError';
   }
 }
 
-export function newConversation(conversationId: string, incarnation?: string): ConversationState {
+export function newConversation(
+  conversationId: string,
+  incarnation?: string,
+  origin?: ConversationOrigin,
+): ConversationState {
   return {
     conversationId,
     ...(incarnation ? { incarnation } : {}),
+    ...(origin && origin.length > 0 ? { origin } : {}),
     closed: false,
     turnCount: 0,
     received: 0,
@@ -327,4 +340,12 @@ function keepGrantsOf(
   // A turn holds at most as many as a conversation: the newest beyond that are not carried on.
   if (kept.length > 0) state.grants = kept.slice(0, maxGrantsInForce);
   else delete state.grants;
+}
+
+/** A branch's id that is taken: a branch is a new conversation. */
+export function branchTaken(conversationId: string): ConversationRefusedError {
+  return new ConversationRefusedError(
+    `conversation ${conversationId} exists already: a branch is a new conversation`,
+    'conversation-exists',
+  );
 }

@@ -51,4 +51,24 @@ describe("a conversation's earlier turns on a worker", () => {
     ]);
     expect(reads).toEqual(['c#3', 'c#2']);
   });
+
+  test("a branch's: its own turns, then those of each conversation it came from, up to where it branched; a summary stops the walk", async () => {
+    const turns = new EarlierTurns();
+    const read = async (turnId: string) =>
+      turnId === 'a#1' ? { messages: said('summary of a#1'), replacesEarlier: true } : turn(turnId);
+    // c branched from b after b's turn 2, and b from a after a's turn 3.
+    const origin = [
+      { conversationId: 'b', turns: 2 },
+      { conversationId: 'a', turns: 3 },
+    ];
+    expect(await turns.before({ conversationId: 'c', turnNumber: 2, origin, read })).toEqual(
+      ['summary of a#1', 'a#2', 'a#3', 'b#1', 'b#2', 'c#1'].flatMap(said),
+    );
+    // A compacted turn of the branch stands for everything before it, its origin's turns too.
+    const compacted = async (turnId: string) =>
+      turnId === 'c#1' ? { messages: said('summary of all'), replacesEarlier: true } : turn(turnId);
+    expect(
+      await new EarlierTurns().before({ conversationId: 'c', turnNumber: 3, origin, read: compacted }),
+    ).toEqual(['summary of all', 'c#2'].flatMap(said));
+  });
 });

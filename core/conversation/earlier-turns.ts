@@ -1,4 +1,5 @@
 import type { Message } from '../schema/messages';
+import type { ConversationOrigin } from './conversation-origin';
 import { conversationTurnId } from './conversation-turn-id';
 import { SizeBoundedMap } from './size-bounded-map';
 import type { TurnContext } from './turn-messages';
@@ -23,27 +24,36 @@ export class EarlierTurns {
     conversationId,
     turnNumber,
     incarnation = '',
+    origin = [],
     read,
   }: {
     conversationId: string;
     turnNumber: number;
     /** Which conversation of this id (see `ConversationState.incarnation`): a deleted one's turns are not its. */
     incarnation?: string;
+    /** A branch: the turns of the conversations it came from, which come before its own. */
+    origin?: ConversationOrigin;
     read: (turnId: string) => Promise<TurnContext>;
   }): Promise<Message[]> {
     const turns: Message[][] = [];
-    // From the newest back, to the first that replaces those before it.
-    for (let n = turnNumber - 1; n >= 1; n--) {
-      const turnId = conversationTurnId(conversationId, n);
-      const key = `${incarnation}\n${turnId}`;
-      let turn: TurnContext | undefined = this.held.get(key);
-      if (!turn) {
-        turn = await read(turnId);
-        this.held.set(key, turn);
+    // From the newest back, to the first that replaces those before it: the conversation's own
+    // turns, then those of each conversation it branched from.
+    const spans = [
+      { conversationId, incarnation, turns: turnNumber - 1 },
+      ...origin.map((o) => ({ ...o, incarnation: o.incarnation ?? '' })),
+    ];
+    for (const span of spans)
+      for (let n = span.turns; n >= 1; n--) {
+        const turnId = conversationTurnId(span.conversationId, n);
+        const key = `${span.incarnation}\n${turnId}`;
+        let turn: TurnContext | undefined = this.held.get(key);
+        if (!turn) {
+          turn = await read(turnId);
+          this.held.set(key, turn);
+        }
+        turns.push(turn.messages);
+        if (turn.replacesEarlier) return turns.reverse().flat();
       }
-      turns.push(turn.messages);
-      if (turn.replacesEarlier) break;
-    }
     return turns.reverse().flat();
   }
 

@@ -1,5 +1,6 @@
 export * from './chat-conversations';
 export * from './conversation-grants';
+export * from './conversation-origin';
 export * from './conversation-schema';
 export * from './conversation-state';
 export * from './conversation-turn-id';

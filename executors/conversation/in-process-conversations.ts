@@ -30,7 +30,6 @@ import {
   steeredMessageIds,
   type TurnResult,
   turnEnded,
-  turnMessages,
   unknownConversation,
 } from '../../core';
 import type { InProcessExecutor } from '../in-process-executor';
@@ -38,8 +37,9 @@ import { admitMessage, parseSend } from './admit-message';
 import { ChangeWaiters } from './change-waiters';
 import type { ConversationStore } from './conversation-store';
 import { handToRunningTurn } from './hand-to-running-turn';
+import { type BranchTo, startBranchHere } from './in-process-branch';
 import type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
-import { conversationTurnArgs } from './journaled-turn-context';
+import { conversationTurnArgs, journaledTranscript, type TurnArgsState } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
 import { takeUpRunningTurn } from './take-up-running-turn';
 
@@ -100,7 +100,8 @@ export class InProcessConversations {
       const { state, version } = await this.hold(conversationId);
       const admitted = await admitMessage({
         state,
-        first: version === 0,
+        // A branch begins with its first message, as a new conversation does.
+        first: version === 0 || (state.origin !== undefined && state.received === 0),
         sent,
         runHooks: (event) => this.runHooks(event),
       });
@@ -142,37 +143,37 @@ export class InProcessConversations {
     return structuredClone((await this.hold(conversationId)).state);
   }
 
-  private turnArgs(state: Pick<ConversationState, 'conversationId' | 'incarnation'>, turnNumber: number) {
+  private turnArgs(state: TurnArgsState, turnNumber: number) {
     const { earlierTurns, executor } = this;
     return conversationTurnArgs({ earlierTurns, executor, state, turnNumber });
+  }
+
+  private async endedResult(turnId: string): Promise<TurnResult> {
+    const ended = await (this.running.get(turnId)?.done ?? this.executor.finishedResult(turnId));
+    if (!ended) throw new Error(`turn ${turnId} is not running here and has not finished in the journal`);
+    return ended;
   }
 
   /** Conversations in the store, by id. */
   list = (): Promise<string[]> => this.store.list();
 
   /** Turn `n` (from 1): its result once it ends (at once for one that has). */
-  async turnResult(conversationId: string, n: number): Promise<TurnResult> {
-    const turnId = conversationTurnId(conversationId, n);
-    const running = this.running.get(turnId);
-    if (running) return running.done;
-    const result = await this.executor.finishedResult(turnId);
-    if (!result)
-      throw new Error(
-        `turn ${turnId} is not running here and has not finished in the journal (conversation ${conversationId} has ${(await this.hold(conversationId)).state.turnCount} turns)`,
-      );
-    return result;
-  }
+  turnResult = (conversationId: string, n: number): Promise<TurnResult> =>
+    this.endedResult(conversationTurnId(conversationId, n));
 
-  /** Every message of the conversation's ended turns, in order (the running turn's are not in it yet). */
-  async transcript(conversationId: string): Promise<Message[]> {
-    const { turnCount, running } = (await this.hold(conversationId)).state;
-    const messages: Message[] = [];
-    for (let n = 1; n <= turnCount; n++) {
-      if (running?.turnId === conversationTurnId(conversationId, n)) break;
-      messages.push(...turnMessages(await this.turnResult(conversationId, n)));
-    }
-    return messages;
-  }
+  /** Every message of the conversation's ended turns, in order; a branch's begins with its origin's. */
+  transcript = async (conversationId: string): Promise<Message[]> =>
+    journaledTranscript({
+      state: (await this.hold(conversationId)).state,
+      result: (id) => this.endedResult(id),
+    });
+
+  /**
+   * A branch of conversation `from` (see `ConversationClient.branch`): a new conversation whose turns
+   * come after `from`'s turn `afterTurn`, reading those turns by reference. `send` its first message.
+   */
+  branch = (from: string, to: BranchTo) =>
+    startBranchHere({ from, to, hold: (id) => this.hold(id), change: (id, apply) => this.change(id, apply) });
 
   /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
   async close(conversationId: string): Promise<{ dropped: string[] }> {

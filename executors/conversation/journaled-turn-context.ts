@@ -1,11 +1,15 @@
 import {
+  type ConversationOrigin,
   type ConversationState,
   conversationSessionKey,
+  conversationTurnId,
   type EarlierTurns,
   type Message,
   noticesOf,
   type TurnContext,
+  type TurnResult,
   turnContext,
+  turnMessages,
 } from '../../core';
 import type { InProcessExecutor, RunTurnArgs } from '../in-process-executor';
 
@@ -30,6 +34,7 @@ export function earlierJournaledTurns({
   conversationId,
   turnNumber,
   incarnation,
+  origin,
 }: {
   earlierTurns: EarlierTurns;
   executor: InProcessExecutor;
@@ -37,14 +42,20 @@ export function earlierJournaledTurns({
   turnNumber: number;
   /** Which conversation of the id (a deleted one's turns are not this one's). */
   incarnation: string | undefined;
+  /** A branch's: the turns of the conversations it came from (see `ConversationOrigin`). */
+  origin: ConversationOrigin | undefined;
 }): Promise<Message[]> {
   return earlierTurns.before({
     conversationId,
     turnNumber,
     ...(incarnation ? { incarnation } : {}),
+    ...(origin ? { origin } : {}),
     read: (turnId) => journaledTurnContext(executor, turnId),
   });
 }
+
+/** What of a conversation's state its turns run with. */
+export type TurnArgsState = Pick<ConversationState, 'conversationId' | 'incarnation' | 'origin'>;
 
 /**
  * What a conversation's turn `turnNumber` runs with besides its id and input: the earlier turns
@@ -58,12 +69,34 @@ export function conversationTurnArgs({
 }: {
   earlierTurns: EarlierTurns;
   executor: InProcessExecutor;
-  state: Pick<ConversationState, 'conversationId' | 'incarnation'>;
+  state: TurnArgsState;
   turnNumber: number;
 }): Pick<RunTurnArgs, 'earlier' | 'session'> {
-  const { conversationId, incarnation } = state;
+  const { conversationId, incarnation, origin } = state;
   return {
-    earlier: () => earlierJournaledTurns({ earlierTurns, executor, conversationId, turnNumber, incarnation }),
+    earlier: () =>
+      earlierJournaledTurns({ earlierTurns, executor, conversationId, turnNumber, incarnation, origin }),
     session: { key: conversationSessionKey({ conversationId, incarnation }) },
   };
+}
+
+/**
+ * Every message of a conversation's ended turns, in order (the running turn's are not in it yet); a
+ * branch's begins with those of the turns it came after.
+ */
+export async function journaledTranscript({
+  state,
+  result,
+}: {
+  state: Pick<ConversationState, 'conversationId' | 'turnCount' | 'running' | 'origin'>;
+  result: (turnId: string) => Promise<TurnResult>;
+}): Promise<Message[]> {
+  const { conversationId, turnCount, running, origin = [] } = state;
+  const spans = [...origin].reverse();
+  spans.push({ conversationId, turns: running ? turnCount - 1 : turnCount });
+  const messages: Message[] = [];
+  for (const span of spans)
+    for (let n = 1; n <= span.turns; n++)
+      messages.push(...turnMessages(await result(conversationTurnId(span.conversationId, n))));
+  return messages;
 }

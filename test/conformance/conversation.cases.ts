@@ -40,6 +40,8 @@ export interface ConversationHarness {
   /** "Always allow" in the conversation (`grant` of the executor's conversations); rejects with the refusal. */
   grant(conversationId: string, grant: ApprovalGrantInput): Promise<void>;
   revoke(conversationId: string, grantId: string): Promise<void>;
+  /** A branch of `from` after its turn `afterTurn` (`branch` of the executor's conversations). */
+  branch(from: string, to: { conversationId: string; afterTurn: number }): Promise<unknown>;
 }
 
 /**
@@ -196,6 +198,70 @@ export function conversationCases(harness: ConversationHarness): void {
         role: 'assistant',
         content: [{ type: 'text', text: 'answer to second' }],
       });
+    });
+
+    test('branch: a new conversation after turn 1 of another reads that turn (not the later ones) without running it again; its next turns read it too; the source goes on; a point it has not reached and a taken id are refused', async () => {
+      const id = uniqueTurnId('conv-branch');
+      const gate = gateName('branch');
+      await harness.send(id, `wait:${gate}`, { messageId: 'm1' });
+      await gateOpened(gate);
+      // Turn 1 runs: there is no ended turn to go after yet.
+      const early = await harness.branch(id, { conversationId: `${id}-b0`, afterTurn: 1 }).catch((e) => e);
+      expect(early).toMatchObject({ code: 'invalid-branch-point' });
+      gates.get(gate)?.();
+      await harness.turnResult(id, 1);
+      await harness.send(id, 'second', { messageId: 'm2' });
+      await harness.turnResult(id, 2);
+      const sourceRequests = conversationModel.requests.filter((r) => r.turnId.startsWith(`${id}`)).length;
+
+      const branch = `${id}-b`;
+      await harness.branch(id, { conversationId: branch, afterTurn: 1 });
+      await harness.send(branch, 'instead', { messageId: 'b1' });
+      expect((await harness.turnResult(branch, 1)).text).toBe('answer to instead');
+      await harness.send(branch, 'then', { messageId: 'b2' });
+      expect((await harness.turnResult(branch, 2)).text).toBe('answer to then');
+      // Its first request: the source's turn 1 whole, then its own message (not the source's turn 2).
+      const sourceTurnOne = [
+        user(`wait:${gate}`),
+        expect.objectContaining({ role: 'assistant' }),
+        expect.objectContaining({ role: 'tool' }),
+        { role: 'assistant', content: [{ type: 'text', text: `done with wait:${gate}` }] },
+      ];
+      expect(requestOf(`${branch}#1`)?.messages).toEqual([...sourceTurnOne, user('instead')]);
+      expect(requestOf(`${branch}#2`)?.messages).toEqual([
+        ...sourceTurnOne,
+        user('instead'),
+        { role: 'assistant', content: [{ type: 'text', text: 'answer to instead' }] },
+        user('then'),
+      ]);
+      // Nothing of the source ran again: no request of its turns, and its slow call ran once.
+      expect(conversationModel.requests.filter((r) => r.turnId.startsWith(`${id}#`)).length).toBe(
+        sourceRequests,
+      );
+      expect(await heardOfTheEnd(harness, branch)).toMatchObject({
+        turnCount: 2,
+        origin: [{ conversationId: id, turns: 1 }],
+      });
+      const transcript = await harness.transcript(branch);
+      expect(transcript.filter((m) => m.role === 'user')).toEqual([
+        user(`wait:${gate}`),
+        user('instead'),
+        user('then'),
+      ]);
+      // The source goes on, unchanged by its branch.
+      await harness.send(id, 'third', { messageId: 'm3' });
+      expect(requestOf(`${id}#3`)?.messages.filter((m) => m.role === 'user')).toBeUndefined();
+      expect((await harness.turnResult(id, 3)).text).toBe('answer to third');
+      expect(requestOf(`${id}#3`)?.messages.filter((m) => m.role === 'user')).toEqual([
+        user(`wait:${gate}`),
+        user('second'),
+        user('third'),
+      ]);
+      // A point the source has not reached, and an id that is taken.
+      const late = await harness.branch(id, { conversationId: `${id}-b9`, afterTurn: 9 }).catch((e) => e);
+      expect(late).toMatchObject({ code: 'invalid-branch-point' });
+      const taken = await harness.branch(id, { conversationId: branch, afterTurn: 1 }).catch((e) => e);
+      expect(taken).toMatchObject({ code: 'conversation-exists' });
     });
 
     test('interrupt: the running turn is cancelled with a true output for its call, and the message starts the next turn', async () => {

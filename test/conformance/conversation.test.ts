@@ -53,4 +53,5 @@ conversationCases({
     of(id)
       .revoke(id, { grantId })
       .then(() => {}),
+  branch: (from, to) => of(from).branch(from, to),
 });

@@ -73,6 +73,7 @@ conversationCases({
     ),
   grant: (id, grant) => conversations().grant(id, grant),
   revoke: (id, grantId) => conversations().revoke(id, grantId),
+  branch: (from, to) => conversations().branch(from, { ...to, turn }),
 });
 
 describe('a conversation on Temporal', () => {

@@ -15,7 +15,7 @@ import {
   type TurnActivities,
 } from '../../contract/activities';
 import type { TurnWorkflowInput } from '../../contract/turn-workflow';
-import type { ModelCall, ModelFailure, TurnState } from '../../core';
+import type { ConversationOrigin, ModelCall, ModelFailure, TurnState } from '../../core';
 import type { HostEventSink } from '../turn/host-event-queue';
 import { modelSummary } from '../web-ui/model-summary';
 import { failureMessage } from './failure-message';
@@ -178,15 +178,23 @@ function retryAfterOf(details: readonly unknown[] | undefined | null): number | 
 
 /** A turn of a conversation past its first: its requests send the earlier turns first. */
 export function conversationOf(input: TurnWorkflowInput): {
-  conversation?: { conversationId: string; turnNumber: number; incarnation?: string };
+  conversation?: {
+    conversationId: string;
+    turnNumber: number;
+    incarnation?: string;
+    origin?: ConversationOrigin;
+  };
 } {
-  const { conversationId, conversationTurn = 0, conversationIncarnation } = input;
-  return conversationId && conversationTurn > 1
+  const { conversationId, conversationTurn = 0, conversationIncarnation, conversationOrigin } = input;
+  // A branch's first turn has earlier turns too: those of the conversations it came from.
+  const branched = conversationOrigin?.some((o) => o.turns > 0) ?? false;
+  return conversationId && conversationTurn >= 1 && (conversationTurn > 1 || branched)
     ? {
         conversation: {
           conversationId,
           turnNumber: conversationTurn,
           ...(conversationIncarnation ? { incarnation: conversationIncarnation } : {}),
+          ...(branched ? { origin: conversationOrigin } : {}),
         },
       }
     : {};

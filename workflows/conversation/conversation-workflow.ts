@@ -89,7 +89,8 @@ export async function conversationWorkflow(
   const hooked = patched('conversation-hooks');
   const runConversationHooks = (event: ConversationHookEvent): Promise<ConversationHookOutcome> =>
     hooked ? hookActivities.runConversationHooks(event) : Promise.resolve({ kind: 'go-on', warnings: [] });
-  const state: ConversationState = input.state ?? newConversation(input.conversationId, uuid4());
+  const state: ConversationState =
+    input.state ?? newConversation(input.conversationId, uuid4(), input.origin);
   const actions: ConversationAction[] = [];
   /** Turns that ended, with the steers each recorded. */
   const ended: TurnEnd[] = [];
@@ -296,6 +297,7 @@ async function carryOut(
     conversationId: input.conversationId,
     conversationTurn: action.turnNumber,
     ...(state.incarnation ? { conversationIncarnation: state.incarnation } : {}),
+    ...(state.origin ? { conversationOrigin: state.origin } : {}),
     input: action.messages.map((m: WaitingMessage) => m.message),
     run: 1,
     // The conversation's grants: the turn starts with them, besides those its template gives.

@@ -1,0 +1,81 @@
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  conversationStateQuery,
+  conversationWorkflowId,
+  conversationWorkflowType,
+  type TurnTemplate,
+} from '../contract/conversation-workflow';
+import {
+  branchOrigin,
+  branchTaken,
+  type ConversationOrigin,
+  formatIssues,
+  threadIdSchema,
+  unknownConversation,
+} from '../core';
+import type { ConversationMemo } from './conversation-list';
+
+/** Where a branch goes from, and what the new conversation is (see `ConversationClient.branch`). */
+export interface BranchOptions {
+  /** The new conversation's id. */
+  conversationId: string;
+  /** Its turns come after the source's turn `afterTurn` (1 for its first; 0: before any of them). */
+  afterTurn: number;
+  /** How its turns run, as a first `send`'s `turn` says. */
+  turn: TurnTemplate;
+  continueAsNewAfterEvents?: number;
+}
+
+/**
+ * Starts a branch of conversation `from` (its workflow, with no turn yet): the source's turns up to
+ * `afterTurn`, and whatever the source itself branched from, come before the branch's own, read by
+ * reference (see `ConversationOrigin`). The source must have ended that turn; it may go on.
+ */
+export async function startBranch({
+  client,
+  taskQueue,
+  from,
+  options,
+}: {
+  client: Client;
+  taskQueue: string;
+  from: string;
+  options: BranchOptions;
+}): Promise<{ conversationId: string; origin: ConversationOrigin }> {
+  const { conversationId, afterTurn } = options;
+  const id = threadIdSchema.safeParse(conversationId);
+  if (!id.success) throw new Error(formatIssues(id.error, { root: 'conversationId' }));
+  const source = await client.workflow
+    .getHandle(conversationWorkflowId(from))
+    .query(conversationStateQuery)
+    .catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) throw unknownConversation(from);
+      throw error;
+    });
+  // The running turn has not ended: a branch cannot go after it.
+  const endedTurns = source.running ? source.turnCount - 1 : source.turnCount;
+  const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
+  const memo: ConversationMemo = { startedAt: new Date().toISOString() };
+  try {
+    await client.workflow.start(conversationWorkflowType, {
+      workflowId: conversationWorkflowId(conversationId),
+      taskQueue,
+      args: [
+        {
+          conversationId,
+          turn: options.turn,
+          origin,
+          ...(options.continueAsNewAfterEvents
+            ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
+            : {}),
+        },
+      ],
+      memo: { ...memo },
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) throw branchTaken(conversationId);
+    throw error;
+  }
+  return { conversationId, origin };
+}

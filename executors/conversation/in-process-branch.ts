@@ -1,0 +1,50 @@
+import {
+  branchOrigin,
+  branchTaken,
+  type ConversationAction,
+  type ConversationOrigin,
+  type ConversationState,
+  parsedOrThrow,
+  threadIdSchema,
+  unknownConversation,
+} from '../../core';
+
+/** The new conversation of a branch, and where it goes from (see `ConversationClient.branch`). */
+export interface BranchTo {
+  conversationId: string;
+  /** Its turns come after the source's turn `afterTurn` (0: before any of them). */
+  afterTurn: number;
+}
+
+/**
+ * A branch in process: the source's state read, the new conversation saved with its origin and no
+ * turn (its first message begins it, session-start hooks and all). Refused when `afterTurn` is not a
+ * turn of the source that ended, or the id is taken.
+ */
+export async function startBranchHere({
+  from,
+  to: { conversationId, afterTurn },
+  hold,
+  change,
+}: {
+  from: string;
+  to: BranchTo;
+  hold: (conversationId: string) => Promise<{ state: ConversationState; version: number }>;
+  change: (
+    conversationId: string,
+    apply: (state: ConversationState, version: number) => { actions: ConversationAction[] },
+  ) => Promise<unknown>;
+}): Promise<{ conversationId: string; origin: ConversationOrigin }> {
+  parsedOrThrow(threadIdSchema, conversationId, 'conversationId');
+  const { state: source, version } = await hold(from);
+  // Held at version 0, it was only looked at: never begun.
+  if (version === 0) throw unknownConversation(from);
+  const endedTurns = source.running ? source.turnCount - 1 : source.turnCount;
+  const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
+  await change(conversationId, (draft, at) => {
+    if (at !== 0) throw branchTaken(conversationId);
+    draft.origin = origin;
+    return { actions: [] };
+  });
+  return { conversationId, origin };
+}
