@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { CliError } from './cli-error';
 import { registerApproveCommand } from './commands/approve';
+import { registerBranchCommand } from './commands/branch';
 import { registerCancelCommand } from './commands/cancel';
 import { registerChatCommand } from './commands/chat';
 import { registerCodecServerCommand } from './commands/codec-server';
@@ -31,6 +32,7 @@ const commands = [
   registerRunCommand,
   registerForkCommand,
   registerSendCommand,
+  registerBranchCommand,
   registerChatCommand,
   registerWatchCommand,
   registerListCommand,

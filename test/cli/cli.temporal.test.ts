@@ -944,4 +944,31 @@ describe('conversations', () => {
     // Ten or more CLI processes one after another, and a delete that waits for the server to let go of
     // the ids: on a loaded machine over a minute (a clean-clone run hit the 60 s default).
   }, 180_000);
+
+  test("branch: a new conversation after a turn of another, with the source's model, whose first message starts its turn 1; a point past the source's ended turns is refused (exit 1)", async () => {
+    const id = uniqueTurnId('cli-branch');
+    const first = await cli({ args: ['send', id, 'echo twice', '--model', 'quick', '--json'], env });
+    expect(first.code).toBe(0);
+    const ended = await cli({ args: ['watch', `${id}#1`, '--json'], env });
+    expect(ended.code).toBe(0);
+    const to = `${id}-b`;
+    const branched = await cli({ args: ['branch', id, '--after', '1', '--to', to, '--json'], env });
+    expect(branched.code).toBe(0);
+    expect(JSON.parse(branched.stdout)).toEqual({
+      conversationId: to,
+      origin: [{ conversationId: id, incarnation: expect.any(String), turns: 1 }],
+      from: id,
+      afterTurn: 1,
+      model: 'quick',
+    });
+    const sent = await cli({ args: ['send', to, 'and now?', '--json'], env });
+    expect(JSON.parse(sent.stdout)).toMatchObject({ status: 'started', turnId: `${to}#1` });
+    const late = await cli({ args: ['branch', id, '--after', '2'], env });
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain(
+      `conversation ${id} has 1 ended turn: a branch goes after one of them (0 to 1), not after 2`,
+    );
+    const shown = await cli({ args: ['watch', `${to}#1`, '--json'], env });
+    expect(jsonLines({ text: shown.stdout }).at(-1)).toMatchObject({ kind: 'result', status: 'completed' });
+  });
 });
