@@ -10,9 +10,9 @@ import {
 } from '../core';
 import { classifyProviderError, unfinishedStreamError } from './classify-provider-error';
 import { assertToolFilesSupported, assertUrlsSupported, unsupportedFileError } from './file-support';
+import { structuredOutputAsk, withInstruction } from './structured-output-ask';
 import {
   assertSupportedLanguageModel,
-  type JsonResponseFormat,
   openLanguageModelStream,
   type PortableCallOptions,
   type SupportedLanguageModel,
@@ -89,15 +89,24 @@ export function aiSdkModel({
             openai: { ...providerOptions?.openai, previousResponseId: continued.previousResponseId },
           }
         : providerOptions;
+      // A structured answer: how this provider is best asked for it (see structuredOutputAsk).
+      const ask = request.output
+        ? structuredOutputAsk({
+            model,
+            output: request.output,
+            withTools: request.tools.length > 0,
+            providerOptions: callProviderOptions,
+          })
+        : { providerOptions: callProviderOptions };
       const options: PortableCallOptions = {
-        prompt: toLanguageModelPrompt({ messages, objectToolInputs }),
+        prompt: withInstruction(toLanguageModelPrompt({ messages, objectToolInputs }), ask.instruction),
         ...(request.tools.length > 0 ? { tools: toLanguageModelTools(request.tools) } : {}),
         abortSignal: request.signal,
         headers: { 'Idempotency-Key': request.idempotencyKey },
-        ...(callProviderOptions ? { providerOptions: callProviderOptions } : {}),
+        ...(ask.providerOptions ? { providerOptions: ask.providerOptions } : {}),
         ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}),
         ...(temperature !== undefined ? { temperature } : {}),
-        ...(request.output ? { responseFormat: responseFormatOf(request.output) } : {}),
+        ...(ask.responseFormat ? { responseFormat: ask.responseFormat } : {}),
       };
       let stream: ReadableStream<SupportedStreamPart>;
       try {
@@ -285,9 +294,4 @@ function tokenCount(value: unknown): number {
   const count =
     typeof value === 'object' && value !== null && 'total' in value ? value.total : (value as unknown);
   return typeof count === 'number' && Number.isFinite(count) && count > 0 ? Math.round(count) : 0;
-}
-
-/** A structured answer as the AI SDK asks providers for it (OpenAI: `response_format` json_schema). */
-function responseFormatOf({ schema, name }: NonNullable<ModelRequest['output']>): JsonResponseFormat {
-  return { type: 'json', schema: schema as JsonResponseFormat['schema'], ...(name ? { name } : {}) };
 }

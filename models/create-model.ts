@@ -46,6 +46,7 @@ export function createModel(
         name: 'openai-compatible',
         baseURL: resolved.baseURL,
         includeUsage: true,
+        ...(resolved.structuredOutputs ? { supportsStructuredOutputs: true } : {}),
         ...(apiKey ? { apiKey } : {}),
       }).chatModel(resolved.model);
       break;

@@ -38,6 +38,12 @@ export const openAiCompatibleConfigSchema = z.object({
   baseURL,
   /** Local servers often need no key; when set, the variable must be set. */
   apiKeyEnv: apiKeyEnv.optional(),
+  /**
+   * The server takes a JSON Schema as `response_format` (`json_schema`: vLLM, llama.cpp, Ollama,
+   * LM Studio): a structured answer asked without tools sends the schema. Without it, only
+   * `json_object`, with the schema in the instructions.
+   */
+  structuredOutputs: z.boolean().optional(),
 });
 
 export const openAiConfigSchema = z.object({
