@@ -15,12 +15,12 @@ import {
   type TurnWorkflowResult,
 } from '../contract/turn-workflow';
 import {
+  type ApprovalDecision,
   type ApprovalDecisionInput,
   type ApprovalEvent,
   type ApprovalGrantInput,
   approvalGrantSchema,
   type DecisionVia,
-  DurableTurnsError,
   grantRevocationSchema,
   LiveTextAssembler,
   subAgentTurnId,
@@ -34,6 +34,7 @@ import { pause } from './abortable-pause';
 import { lastWorkflowTaskFailure } from './last-workflow-task-failure';
 import { readLiveText } from './read-live-text';
 import { noWorkerPolled, serverDidNotAnswer } from './server-did-not-answer';
+import { decideShown, reportedBelow } from './sub-agent-decisions';
 import { readPackedResult, unpackResult } from './unpack-result';
 
 /** How long a watcher waits for a busy workflow task to end before it queries the journal anyway. */
@@ -147,8 +148,7 @@ export class TurnHandle {
     const running = [...calls, ...background].filter((c) => c.phase === 'running');
     const found = await Promise.all(
       running.map(async ({ toolCallId }) => {
-        const id = subAgentTurnId(this.turnId, toolCallId);
-        const turn = new TurnHandle(id, this.workflow.client.getHandle(id), this.decider, this.approvalKeys);
+        const turn = this.subAgent(toolCallId);
         // Most running calls are not agents: no workflow of that id.
         const state = await turn.state().catch(() => undefined);
         return state ? [{ toolCallId, turn, state }] : [];
@@ -296,37 +296,32 @@ export class TurnHandle {
    * call that waits in one of the turn's sub-agents (`TurnStateView.subAgentApprovals`) is decided
    * there (signed, if so, for that turn). Resolves to the turn it was decided on.
    */
-  async decide(decision: ApprovalDecisionInput): Promise<string> {
+  async decide(
+    decision: ApprovalDecisionInput,
+    { agentCallId }: { agentCallId?: string } = {},
+  ): Promise<string> {
     const parsed = approvalSchema.safeParse({ ...this.deciderFields(), ...decision });
     if (!parsed.success)
       throw new Error(`malformed approval: ${formatIssues(parsed.error, { root: 'approval' })}`);
-    const where = await this.whereWaits(parsed.data.toolCallId);
-    if (where !== this) return where.decide(decision);
-    const { kind: _kind, ...signed } = this.signed({ kind: 'approval', ...parsed.data });
+    const hop = await reportedBelow({ turn: this, toolCallId: parsed.data.toolCallId, agentCallId });
+    if (hop) return decideShown({ turn: hop.turn, decision: parsed.data, shown: hop.shown, depth: 1 });
+    return this.decideHere(parsed.data);
+  }
+
+  /**
+   * The decision to this turn's own update (signed for this turn when the handle has keys), not
+   * sent on to a sub-agent: `decide` sends it here once it knows the call waits here.
+   */
+  async decideHere(decision: ApprovalDecision): Promise<string> {
+    const { kind: _kind, ...signed } = this.signed({ kind: 'approval', ...decision });
     await this.workflow.executeUpdate(approveUpdate, { args: [signed] });
     return this.turnId;
   }
 
-  /**
-   * The turn a call waits in: this one, or the sub-agent (at any depth) that reported it waiting.
-   * A call this turn does not know of is sent here all the same: the turn says why it refuses it.
-   */
-  private async whereWaits(toolCallId: string): Promise<TurnHandle> {
-    const state = await this.state().catch(() => undefined);
-    if (!state || [...state.calls, ...state.background].some((c) => c.toolCallId === toolCallId)) return this;
-    const turns = [
-      ...new Set(
-        (state.subAgentApprovals ?? []).filter((a) => a.toolCallId === toolCallId).map((a) => a.turnId),
-      ),
-    ];
-    const [turnId] = turns;
-    if (turnId === undefined) return this;
-    if (turns.length > 1)
-      throw new DurableTurnsError(
-        `call ${toolCallId} waits in ${turns.length} sub-agents of turn ${this.turnId} (${turns.join(', ')}): decide it on the one you mean`,
-        { code: 'ambiguous-call' },
-      );
-    return new TurnHandle(turnId, this.workflow.client.getHandle(turnId), this.decider, this.approvalKeys);
+  /** A handle on the sub-agent turn of this turn's call (`subAgentTurnId`), deciding as this one does. */
+  subAgent(toolCallId: string): TurnHandle {
+    const id = subAgentTurnId(this.turnId, toolCallId);
+    return new TurnHandle(id, this.workflow.client.getHandle(id), this.decider, this.approvalKeys);
   }
 
   /**

@@ -209,6 +209,9 @@ export const revokeUpdate = defineUpdate<{ accepted: true }, [GrantRevocation]>(
  */
 export const conversationGrantSignal = defineSignal<[ApprovalGrantInput]>('conversationGrant');
 export const conversationRevokeSignal = defineSignal<[GrantRevocation]>('conversationRevoke');
+/** At most this many waiting calls in one report (the first ones; a person decides a few at a time). */
+export const maxReportedApprovals = 50;
+
 /**
  * A sub-agent's report to its parent (`TurnWorkflowInput.parent`): the calls that wait for a person
  * in it and below it, now (the whole list each time, so a lost or late report is mended by the next).
@@ -216,18 +219,23 @@ export const conversationRevokeSignal = defineSignal<[GrantRevocation]>('convers
 export const subAgentApprovalsSchema = z.object({
   /** The parent's call that runs the sub-agent. */
   toolCallId: z.string().min(1),
-  /** The sub-agent's turn. */
+  /** The sub-agent's turn: its parent takes a report only from the turn its call runs. */
   turnId: z.string().min(1),
-  approvals: z.array(
-    z.object({
-      turnId: z.string().min(1),
-      toolCallId: z.string().min(1),
-      toolName: z.string(),
-      input: z.unknown(),
-      reason: z.string(),
-      inputSchema: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
+  /** When the sub-agent sent it (its workflow's clock): a report older than one taken is dropped. */
+  at: z.number().optional(),
+  approvals: z
+    .array(
+      z.object({
+        turnId: z.string().min(1),
+        toolCallId: z.string().min(1),
+        toolName: z.string(),
+        /** Its arguments, or (`inputCut`) the start of their JSON: the call's own turn has them whole. */
+        input: z.unknown(),
+        inputCut: z.boolean().optional(),
+        reason: z.string(),
+      }),
+    )
+    .max(maxReportedApprovals),
 });
 export type SubAgentApprovals = z.infer<typeof subAgentApprovalsSchema>;
 export const subAgentApprovalsSignal = defineSignal<[SubAgentApprovals]>('subAgentApprovals');

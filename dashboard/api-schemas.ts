@@ -38,6 +38,8 @@ export const turnListQuerySchema = z.strictObject({
 
 export const turnParamsSchema = z.strictObject({ id: turnIdSchema });
 export const callParamsSchema = z.strictObject({ id: turnIdSchema, callId: z.string().min(1).max(256) });
+/** A decision on a call of a sub-agent, sent to its parent: the parent's call that runs the sub-agent. */
+export const agentCallQuerySchema = z.strictObject({ agentCall: z.string().min(1).max(256).optional() });
 /** Why, kept in the journal with the decision (a rejected call's model reads it). */
 const reasonSchema = z.string().min(1).max(2_000);
 /**

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { grpcErrorOf, serverDidNotAnswer } from '../client/server-did-not-answer';
+import { DurableTurnsError } from '../core';
 import { ApiError } from './api-error';
 
 export interface UpstreamContext {
@@ -28,6 +29,9 @@ export function upstreamError({
     );
   if (error instanceof WorkflowUpdateFailedError)
     return new ApiError(409, error.cause?.message ?? error.message);
+  // The client refused to send a decision on to a sub-agent (which call, or not the call shown).
+  if (DurableTurnsError.isInstance(error) && refusedDecisions.has(error.code))
+    return new ApiError(409, error.message);
   const grpc = grpcErrorOf(error);
   if (grpc && serverDidNotAnswer(grpc))
     return new ApiError(
@@ -45,3 +49,6 @@ export function upstreamError({
   const message = error instanceof Error ? error.message : String(error);
   return new ApiError(502, `Temporal at ${context.address} refused: ${message}`);
 }
+
+/** The client's refusals of a decision it was to send on to a sub-agent (see `TurnHandle.decide`). */
+const refusedDecisions = new Set(['ambiguous-call', 'call-not-as-shown']);

@@ -10,9 +10,11 @@ import { stableHash } from './stable-hash';
  * parent shows it: where it waits (`turnId`, whose approve answers it) and which of the parent's own
  * calls runs that sub-agent (`agentCallId`). `TurnStateView.subAgentApprovals` lists them.
  */
-export interface SubAgentApproval extends ApprovalRequest {
+export interface SubAgentApproval extends Omit<ApprovalRequest, 'inputSchema'> {
   turnId: string;
   agentCallId: string;
+  /** `input` is the start of the arguments' JSON (they were large): the call's own turn has them whole. */
+  inputCut?: boolean;
 }
 
 /** One sub-agent turn as a tool asks its host for it (see `agentTool`). */

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { actionRoute } from '../access-hook';
 import { ApiError, parseInput } from '../api-error';
 import {
+  agentCallQuerySchema,
   approveBodySchema,
   callParamsSchema,
   cancelResponseSchema,
@@ -76,6 +77,12 @@ async function decide({
   verb: Verb;
 }): Promise<z.input<typeof decideResponseSchema>> {
   const { id, callId } = parseInput({ schema: callParamsSchema, value: request.params, where: 'path' });
+  // A call of a sub-agent: which of this turn's calls runs it (when several report the call id).
+  const { agentCall } = parseInput({
+    schema: agentCallQuerySchema,
+    value: request.query ?? {},
+    where: 'query',
+  });
   const body = parseInput({ schema: decisionBodies[verb], value: request.body ?? undefined, where: 'body' });
   const by = approverOf({ headers: request.headers, config: context.config });
   const decision = { toolCallId: callId, decision: verb, ...body, by, via: 'dashboard' as const };
@@ -87,7 +94,7 @@ async function decide({
     nothing: 'no call of it waits for a decision',
     cannot: `${verb} ${callId} of turn ${id}`,
     send: async (handle) => {
-      decidedOn = await handle.decide(decision);
+      decidedOn = await handle.decide(decision, agentCall ? { agentCallId: agentCall } : {});
     },
   });
   // The grant's id when the body left it to the turn it was decided on (see `ApprovalDecision.remember`).

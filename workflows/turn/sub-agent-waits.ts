@@ -1,15 +1,18 @@
-import { CancellationScope, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
+import { CancellationScope, getExternalWorkflowHandle, log, patched, setHandler } from '@temporalio/workflow';
 import {
+  maxReportedApprovals,
   type SubAgentApprovals,
   subAgentApprovalsSchema,
   subAgentApprovalsSignal,
   type TurnWorkflowInput,
 } from '../../contract/turn-workflow';
 import {
+  type ApprovalRequest,
   approvalRequest,
   type CallState,
   needsApproval,
   type SubAgentApproval,
+  subAgentTurnId,
   type TurnState,
 } from '../../core';
 
@@ -36,14 +39,21 @@ export class SubAgentWaits {
     private readonly onReport: () => void,
   ) {
     setHandler(subAgentApprovalsSignal, (raw) => {
-      // A signal cannot be refused: one that does not parse is logged and dropped.
+      // Runs begun before reports were taken ignore them, as they did (a replay meets no new command).
+      if (!patched(reportsPatch)) return;
+      // A signal cannot be refused: one that does not parse, or that does not come from the turn its
+      // call runs (anyone who reaches the frontend can signal), is logged and dropped.
       const report = subAgentApprovalsSchema.safeParse(raw);
-      if (!report.success) {
-        log.warn(`turn ${input.turnId}: a sub-agent's approvals report that does not parse was dropped`);
+      if (!report.success || report.data.turnId !== subAgentTurnId(input.turnId, report.data.toolCallId)) {
+        log.warn(`turn ${input.turnId}: a sub-agent's approvals report that is not one was dropped`);
         return;
       }
-      if (!runningCall(this.view(), report.data.toolCallId)) return;
-      this.reports.set(report.data.toolCallId, report.data);
+      const { toolCallId, at } = report.data;
+      const held = this.reports.get(toolCallId);
+      // Signals may arrive out of order: a report older than the one held says nothing new.
+      if (held?.at !== undefined && at !== undefined && at < held.at) return;
+      if (runningCall(this.view(), toolCallId)) this.reports.set(toolCallId, report.data);
+      else this.reports.delete(toolCallId);
       this.onReport();
       this.changed();
     });
@@ -84,18 +94,35 @@ export class SubAgentWaits {
     const view = this.view();
     const own = (view.batch?.calls ?? []).filter((call) => !view.finished && needsApproval(call));
     const approvals = [
-      ...own.map((call) => ({ ...approvalRequest(call), turnId })),
+      ...own.map((call) => reported({ ...approvalRequest(call), turnId })),
       ...(view.finished ? [] : this.list().map(({ agentCallId: _call, ...approval }) => approval)),
-    ];
+    ].slice(0, maxReportedApprovals);
     const told = JSON.stringify(approvals.map((a) => [a.turnId, a.toolCallId]));
     if (told === this.told) return;
     this.told = told;
-    const report: SubAgentApprovals = { toolCallId: parent.toolCallId, turnId, approvals };
+    const report: SubAgentApprovals = { toolCallId: parent.toolCallId, turnId, at: Date.now(), approvals };
     // Told also while this turn is being cancelled; a parent that ended already is not told.
     void CancellationScope.nonCancellable(() =>
       getExternalWorkflowHandle(parent.turnId).signal(subAgentApprovalsSignal, report),
     ).catch(() => {});
   }
+}
+
+/** Marks the runs that take sub-agents' reports (older runs ignore them: see the handler). */
+const reportsPatch = 'durable-turns-sub-agent-reports';
+
+/** Arguments larger than this (JSON characters) are reported as their start (`inputCut`). */
+const reportedInputChars = 4_096;
+
+/**
+ * A waiting call as its parent is told of it: no schema (an edit is checked where the call waits),
+ * and large arguments cut, so that reports, resent whole at each change, stay small.
+ */
+function reported(request: ApprovalRequest & { turnId: string }): SubAgentApprovals['approvals'][number] {
+  const { inputSchema: _schema, ...rest } = request;
+  const json = JSON.stringify(request.input ?? null);
+  if (json.length <= reportedInputChars) return rest;
+  return { ...rest, input: `${json.slice(0, reportedInputChars)}…`, inputCut: true };
 }
 
 function runningCall(view: Readonly<TurnState>, toolCallId: string): boolean {

@@ -108,6 +108,8 @@ export async function turnWorkflow(rawInput: TurnWorkflowInput): Promise<TurnWor
     }
     for (const event of events)
       if (event.kind !== 'call-streamed') turn.record(feedHostEvent(engine, event, Date.now()));
+    // A call that ran a sub-agent may have ended: what it waited for waits no more.
+    showWaiting();
   };
   /**
    * Folds what happens (calls handed over, attempts that end) until `running` — a model request or a

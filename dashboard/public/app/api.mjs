@@ -26,8 +26,10 @@ export async function getJson(path) {
 }
 
 /** Where a decision on a waiting call is posted: `verb` is approve, reject or respond. */
-export const callActionPath = (turnId, callId, verb) =>
-  `/api/turns/${encodeURIComponent(turnId)}/calls/${encodeURIComponent(callId)}/${verb}`;
+/** A call's action; a call of a sub-agent (`agentCallId`) is decided on its parent, which sends it on. */
+export const callActionPath = (turnId, { toolCallId, agentCallId }, verb) =>
+  `/api/turns/${encodeURIComponent(turnId)}/calls/${encodeURIComponent(toolCallId)}/${verb}` +
+  (agentCallId ? `?agentCall=${encodeURIComponent(agentCallId)}` : '');
 
 /** A POST action: with the CSRF header a cookie session needs (none needed otherwise). */
 export async function postAction(path, body) {

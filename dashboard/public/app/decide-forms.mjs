@@ -37,8 +37,7 @@ export function EditArguments({ turnId, call, reason, ask, fieldId = call.toolCa
       detail: html`<span>It runs with these instead of the model's:</span><pre class="call-args" data-confirm-args>${shortJson(input)}</pre>${reasonLine(reason)}`,
       confirm: 'Approve',
       done: `${call.toolCallId} approved with edited arguments`,
-      run: () =>
-        postAction(callActionPath(turnId, call.toolCallId, 'approve'), { input, ...(reason && { reason }) }),
+      run: () => postAction(callActionPath(turnId, call, 'approve'), { input, ...(reason && { reason }) }),
       // The turn refused the edit (or the call no longer waits): said here, beside the arguments.
       onRefused: (error) => setProblem(error.message),
     });
@@ -64,7 +63,7 @@ export function RespondInstead({ turnId, call, reason, ask, fieldId = call.toolC
       confirm: 'Respond',
       done: `${call.toolCallId} answered`,
       run: () =>
-        postAction(callActionPath(turnId, call.toolCallId, 'respond'), {
+        postAction(callActionPath(turnId, call, 'respond'), {
           output: text,
           ...(reason && { reason }),
         }),

@@ -77,7 +77,7 @@ export function DecideCall({ turnId, call, ask, fieldId = call.toolCallId }) {
       danger: verb !== 'approve',
       done: `${call.toolCallId} ${verb === 'approve' ? 'approved' : 'rejected'}${remember ? ", and its tool's later calls allowed" : ''}`,
       run: () =>
-        postAction(callActionPath(turnId, call.toolCallId, verb), {
+        postAction(callActionPath(turnId, call, verb), {
           ...(reason && { reason }),
           ...(remember && { remember }),
         }),

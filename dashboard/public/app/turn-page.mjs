@@ -110,7 +110,7 @@ export function TurnPage({ turnId, session }) {
   // What its running sub-agents wait for, under the call that runs each (decided there, if it may act).
   const subAgents = running
     ? (call) =>
-        html`<${SubAgentWaits} approvals=${subAgentWaitsOf(timeline.state, call.toolCallId)} ask=${canAct ? setAsking : null} />`
+        html`<${SubAgentWaits} turnId=${turnId} approvals=${subAgentWaitsOf(timeline.state, call.toolCallId)} ask=${canAct ? setAsking : null} />`
     : null;
   // A finished turn (one with a result) may be forked from any response or call of its record.
   const fork =
