@@ -6,14 +6,20 @@ import {
   type TurnTemplate,
 } from '../contract/conversation-workflow';
 import {
+  type BranchFork,
+  branchFork,
   branchOrigin,
   branchTaken,
   type ConversationOrigin,
+  type ForkPoint,
+  forkedTurnOf,
   formatIssues,
+  type ToolOutput,
   threadIdSchema,
   unknownConversation,
 } from '../core';
 import type { ConversationMemo } from './conversation-list';
+import { TurnHandle } from './turn-handle';
 
 /** Where a branch goes from, and what the new conversation is (see `ConversationClient.branch`). */
 export interface BranchOptions {
@@ -23,6 +29,11 @@ export interface BranchOptions {
   afterTurn: number;
   /** How its turns run, as a first `send`'s `turn` says. */
   turn: TurnTemplate;
+  /**
+   * Its turn 1 forks the source's turn `afterTurn + 1` at `at` (see `forkPrefix`): it begins with that
+   * turn's record up to there (nothing of it runs again), its first message the user's next word.
+   */
+  fork?: { at: ForkPoint; outputs?: Readonly<Record<string, ToolOutput>> };
   continueAsNewAfterEvents?: number;
 }
 
@@ -55,6 +66,8 @@ export async function startBranch({
   // The running turn has not ended: a branch cannot go after it.
   const endedTurns = source.running ? source.turnCount - 1 : source.turnCount;
   const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
+  const fork =
+    options.fork && (await forkOf({ client, source: { ...source, endedTurns }, afterTurn, ...options.fork }));
   const memo: ConversationMemo = { startedAt: new Date().toISOString() };
   try {
     await client.workflow.start(conversationWorkflowType, {
@@ -65,6 +78,7 @@ export async function startBranch({
           conversationId,
           turn: options.turn,
           origin,
+          ...(fork ? { fork } : {}),
           ...(options.continueAsNewAfterEvents
             ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
             : {}),
@@ -78,4 +92,23 @@ export async function startBranch({
     throw error;
   }
   return { conversationId, origin };
+}
+
+/** The fork a branch's turn 1 begins with: the source's next turn (ended), read from its workflow. */
+async function forkOf({
+  client,
+  source,
+  afterTurn,
+  at,
+  outputs,
+}: {
+  client: Client;
+  source: { conversationId: string; endedTurns: number };
+  afterTurn: number;
+  at: ForkPoint;
+  outputs?: Readonly<Record<string, ToolOutput>>;
+}): Promise<BranchFork> {
+  const from = forkedTurnOf({ source, afterTurn });
+  const result = await new TurnHandle(from, client.workflow.getHandle(from)).result();
+  return branchFork({ from, source: result, at, ...(outputs ? { outputs } : {}) });
 }

@@ -1,6 +1,7 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
 import {
+  branchForkSchema,
   type ConversationState,
   conversationOriginSchema,
   conversationStateSchema,
@@ -39,6 +40,8 @@ export const conversationWorkflowInputSchema = z.object({
   state: conversationStateSchema.optional(),
   /** A branch (`ConversationClient.branch`): the turns of other conversations that come before its own. */
   origin: conversationOriginSchema.optional(),
+  /** A branch whose turn 1 is a fork of a turn of its source (see `BranchFork`). */
+  fork: branchForkSchema.optional(),
   /** Set by the workflow itself at continue-as-new: where its sessions are held (`ToolSessions`). */
   sessions: toolSessionsSchema.optional(),
   /** Continue-as-new between turns once the run's history passes this many events. */

@@ -7,6 +7,7 @@ import { CliError } from '../cli-error';
 import { commandSetup, withClient } from '../command-setup';
 import { exitCodes } from '../exit-codes';
 import { findTurn } from '../find-turn';
+import { forkFlagsHelp, forkPointOf, forkPointText } from '../fork-flags';
 import { parseFlags } from '../parse-flags';
 
 const branchFlagsSchema = z.object({
@@ -16,6 +17,7 @@ const branchFlagsSchema = z.object({
     .nonnegative('--after is a turn number (0 or more)'),
   to: threadIdSchema.optional(),
   model: z.string().min(1).optional(),
+  fork: z.string().min(1).optional(),
 });
 
 /**
@@ -32,16 +34,21 @@ export function registerBranchCommand({ program }: { program: Command }): void {
     .requiredOption('--after <n>', 'after which of its ended turns (from 1; 0: before its first)')
     .option('--to <id>', 'the new conversation id (default: <conversation-id>-branch-<random>)')
     .option('--model <name>', "the model its turns ask (default: the source's, as its first turn recorded)")
+    .option(
+      '--fork <at>',
+      `its turn 1 forks the source's turn after --after, at: ${forkFlagsHelp.at.replace(/^where the fork starts: /, '')}`,
+    )
     .action(async (from: string, values: Record<string, unknown>, command: Command) => {
       const setup = commandSetup({ command });
       const flags = parseFlags({ schema: branchFlagsSchema, values });
+      const fork = flags.fork === undefined ? undefined : { at: forkPointOf(flags.fork) };
       const conversationId = flags.to ?? `${from}-branch-${randomBytes(3).toString('hex')}`;
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
           const model = flags.model ?? (await sourceModel({ connected, from }));
           const branched = await new ConversationClient(connected.client)
-            .branch(from, { conversationId, afterTurn: flags.after, turn: { model } })
+            .branch(from, { conversationId, afterTurn: flags.after, turn: { model }, ...(fork && { fork }) })
             .catch((error: unknown) => {
               if (DurableTurnsError.isInstance(error)) throw new CliError(error.message, { cause: error });
               throw error;
@@ -49,7 +56,7 @@ export function registerBranchCommand({ program }: { program: Command }): void {
           if (setup.output.json) setup.output.jsonLine({ ...branched, from, afterTurn: flags.after, model });
           else
             setup.output.result(
-              `conversation ${conversationId} branched from ${from} after turn ${flags.after}; \`${setup.context.prefix} send ${conversationId} '…'\` begins it`,
+              `conversation ${conversationId} branched from ${from} after turn ${flags.after}${fork ? `, its turn 1 a fork of turn ${flags.after + 1} ${forkPointText(fork.at)}` : ''}; \`${setup.context.prefix} send ${conversationId} '…'\` begins it`,
             );
           return exitCodes.ok;
         },

@@ -1,4 +1,5 @@
-import { branchOrigin } from './conversation-origin';
+import { branchOrigin, turnStartOf } from './conversation-origin';
+import { newConversation, sendMessage } from './conversation-state';
 
 describe('where a branch comes from', () => {
   const source = { conversationId: 'b', incarnation: 'i-b', endedTurns: 2 };
@@ -26,5 +27,44 @@ describe('where a branch comes from', () => {
   test('a chain of branches is bounded', () => {
     const origin = Array.from({ length: 64 }, (_, n) => ({ conversationId: `c${n}`, turns: 1 }));
     expect(() => branchOrigin({ source: { ...source, origin }, afterTurn: 1 })).toThrow(/deeper than 64/);
+  });
+});
+
+describe("a branch's forked first turn", () => {
+  const fork = {
+    from: 'a#2',
+    point: { afterResponse: 0 },
+    input: [{ role: 'user' as const, content: 'wait' }],
+    events: [],
+  };
+
+  test('its turn 1 starts with the fork, and the fork is gone after: turn 2 is an ordinary turn', () => {
+    const state = newConversation('b', 'i', [{ conversationId: 'a', turns: 1 }], fork);
+    const first = sendMessage(state, { messageId: 'm1', message: { role: 'user', content: 'instead' } });
+    expect(first.actions).toEqual([expect.objectContaining({ kind: 'start-turn', turnNumber: 1, fork })]);
+    expect(state.firstTurnFork).toBeUndefined();
+  });
+
+  test('begins with the source turn’s input, its messages the one next word after the record', () => {
+    const messages = [
+      { message: { role: 'user' as const, content: 'instead' } },
+      { message: { role: 'user' as const, content: 'and this' } },
+    ];
+    expect(turnStartOf({ messages, fork })).toEqual({
+      input: fork.input,
+      fork: {
+        from: 'a#2',
+        point: { afterResponse: 0 },
+        events: [],
+        message: {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'instead' },
+            { type: 'text', text: 'and this' },
+          ],
+        },
+      },
+    });
+    expect(turnStartOf({ messages })).toEqual({ input: messages.map((m) => m.message) });
   });
 });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
+import { type ForkPoint, forkPointSchema, forkPrefix } from '../engine/fork-turn';
+import type { TurnStart } from '../engine/start-entries';
+import type { TurnResult } from '../engine/turn-outcome';
 import { DurableTurnsError } from '../errors/durable-turns-error';
+import { transcriptEventSchema } from '../schema/journal-entry';
+import { messageSchema, type UserMessage } from '../schema/messages';
+import type { ToolOutput } from '../schema/tool-output';
+import { conversationTurnId } from './conversation-turn-id';
 
 /**
  * Where a branch of a conversation comes from (`ConversationClient.branch`): the turns of other
@@ -59,4 +66,89 @@ export function branchOrigin({
       { code: 'invalid-branch-point' },
     );
   return parsed.data;
+}
+
+/**
+ * A branch whose first turn is a fork of a turn of its source, cut inside it (`forkPrefix`): that
+ * turn's input and its record up to the point, which the branch's turn 1 begins with (its first
+ * message is the user's next word after them). Dropped once turn 1 starts.
+ */
+export const branchForkSchema = z.object({
+  from: z.string().min(1),
+  point: forkPointSchema,
+  input: z.array(messageSchema).min(1),
+  events: z.array(transcriptEventSchema),
+});
+export type BranchFork = z.infer<typeof branchForkSchema>;
+
+/**
+ * The fork a branch's first turn begins with: turn `source` (ended) cut at `at`, with edited outputs
+ * of calls before the point. Throws what is wrong with the point or an edit (see `forkPrefix`).
+ */
+export function branchFork({
+  from,
+  source,
+  at,
+  outputs,
+}: {
+  from: string;
+  source: Pick<TurnResult, 'events'>;
+  at: ForkPoint;
+  outputs?: Readonly<Record<string, ToolOutput>>;
+}): BranchFork {
+  const started = source.events[0];
+  if (started?.type !== 'turn.started')
+    throw new DurableTurnsError(`cannot fork turn ${from}: its record has no start`, {
+      code: 'invalid-branch-point',
+    });
+  const events = forkPrefix(source.events, at, outputs ? { outputs } : {});
+  return { from, point: at, input: started.input, events };
+}
+
+/** The messages a branch's first turn was sent, as the one next word its fork takes. */
+export function oneUserMessage(messages: readonly UserMessage[]): UserMessage {
+  const [first, ...rest] = messages;
+  if (!first) throw new Error('a turn starts with at least one message');
+  if (rest.length === 0) return first;
+  const parts = messages.flatMap((m) =>
+    typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content,
+  );
+  return { role: 'user', content: parts };
+}
+
+/**
+ * What a conversation's turn starts with: its messages; for a branch's forked turn 1 (`fork`), the
+ * source turn's input and its record, its messages the user's next word after them.
+ */
+export function turnStartOf({
+  messages,
+  fork,
+}: {
+  messages: readonly { message: UserMessage }[];
+  fork?: BranchFork;
+}): { input: UserMessage[] | BranchFork['input']; fork?: NonNullable<TurnStart['fork']> } {
+  const sent = messages.map((m) => m.message);
+  if (!fork) return { input: sent };
+  const { from, point, events, input } = fork;
+  return { input, fork: { from, point, events, message: oneUserMessage(sent) } };
+}
+
+/**
+ * The source turn a branch's first turn forks (`fork`): the turn after `afterTurn`, which must have
+ * ended. Refused (nothing starts) otherwise.
+ */
+export function forkedTurnOf({
+  source,
+  afterTurn,
+}: {
+  source: { conversationId: string; endedTurns: number };
+  afterTurn: number;
+}): string {
+  const forked = afterTurn + 1;
+  if (forked > source.endedTurns)
+    throw new DurableTurnsError(
+      `conversation ${source.conversationId} has ${source.endedTurns} ended turn${source.endedTurns === 1 ? '' : 's'}: a branch that forks the turn after ${afterTurn} needs turn ${forked} to have ended`,
+      { code: 'invalid-branch-point' },
+    );
+  return conversationTurnId(source.conversationId, forked);
 }

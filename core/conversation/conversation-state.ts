@@ -7,7 +7,12 @@ import {
   maxGrantsInForce,
 } from '../schema/approval-grant';
 import { userMessageSchema } from '../schema/messages';
-import { type ConversationOrigin, conversationOriginSchema } from './conversation-origin';
+import {
+  type BranchFork,
+  branchForkSchema,
+  type ConversationOrigin,
+  conversationOriginSchema,
+} from './conversation-origin';
 import { type MessageReceipt, type SendArgs, sendArgsSchema } from './conversation-schema';
 import { conversationTurnId } from './conversation-turn-id';
 
@@ -43,6 +48,8 @@ export const conversationStateSchema = z.object({
   incarnation: z.string().optional(),
   /** A branch: the turns of other conversations that come before its own (see `ConversationOrigin`). */
   origin: conversationOriginSchema.optional(),
+  /** A branch whose turn 1 is a fork of a turn of its source (see `BranchFork`), until turn 1 starts. */
+  firstTurnFork: branchForkSchema.optional(),
   closed: z.boolean(),
   /** Turns started so far; the next is number `turnCount + 1`. */
   turnCount: z.number().int().nonnegative(),
@@ -92,6 +99,8 @@ export type ConversationAction =
       messages: WaitingMessage[];
       /** The conversation's grants the turn starts with (absent: none). */
       grants?: ApprovalGrant[];
+      /** A branch's turn 1: the fork it begins with, its messages the user's next word after it. */
+      fork?: BranchFork;
     }
   | { kind: 'cancel-turn'; turnId: string }
   | { kind: 'steer'; turnId: string; message: WaitingMessage }
@@ -164,11 +173,13 @@ export function newConversation(
   conversationId: string,
   incarnation?: string,
   origin?: ConversationOrigin,
+  firstTurnFork?: BranchFork,
 ): ConversationState {
   return {
     conversationId,
     ...(incarnation ? { incarnation } : {}),
     ...(origin && origin.length > 0 ? { origin } : {}),
+    ...(firstTurnFork ? { firstTurnFork } : {}),
     closed: false,
     turnCount: 0,
     received: 0,
@@ -302,10 +313,15 @@ function startTurn(state: ConversationState, messages: WaitingMessage[]): Conver
   const turnId = conversationTurnId(state.conversationId, state.turnCount);
   state.running = { turnId, messages, cancelling: false, steers: [] };
   for (const { messageId } of messages) record(state, { messageId, status: 'started', turnId });
-  const grants = state.grants;
-  if (!grants?.length) return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };
+  const action: ConversationAction = { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages };
+  const { firstTurnFork: fork, grants } = state;
+  if (fork) {
+    action.fork = fork;
+    delete state.firstTurnFork;
+  }
+  if (!grants?.length) return action;
   state.running.grantsGiven = grants.map((g) => g.grantId);
-  return { kind: 'start-turn', turnId, turnNumber: state.turnCount, messages, grants: [...grants] };
+  return { ...action, grants: [...grants] };
 }
 
 function record(state: ConversationState, receipt: z.infer<typeof receiptRecordSchema>): void {

@@ -1,3 +1,11 @@
+import {
+  type ConversationState,
+  type ConversationWatchEvent,
+  type ConversationWatchOptions,
+  followConversation,
+  type TurnWatchEvent,
+} from '../../core';
+
 /** Who waits for the conversations held here to change: `idle`, and a watch between turns. */
 export class ChangeWaiters {
   private readonly waiting = new Set<() => void>();
@@ -42,6 +50,32 @@ export class ChangeWaiters {
       };
       this.waiting.add(done);
       signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /**
+   * A conversation's turns' events across turn boundaries (see `followConversation`), looking again
+   * at each change here: what `InProcessConversations.watch` gives.
+   */
+  follow(
+    conversationId: string,
+    { fromTurn, live = true, signal }: ConversationWatchOptions,
+    host: {
+      state: () => Promise<ConversationState>;
+      watchTurn: (turnId: string, live: boolean) => AsyncIterable<TurnWatchEvent>;
+    },
+  ): AsyncGenerator<ConversationWatchEvent> {
+    let seen = this.version;
+    return followConversation({
+      conversationId,
+      fromTurn,
+      signal,
+      look: () => {
+        seen = this.version;
+        return host.state();
+      },
+      waitForChange: () => this.next(signal, seen),
+      watchTurn: (turnId) => host.watchTurn(turnId, live),
     });
   }
 }

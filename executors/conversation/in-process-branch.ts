@@ -1,10 +1,16 @@
 import {
+  type BranchFork,
+  branchFork,
   branchOrigin,
   branchTaken,
   type ConversationAction,
   type ConversationOrigin,
   type ConversationState,
+  type ForkPoint,
+  forkedTurnOf,
   parsedOrThrow,
+  type ToolOutput,
+  type TurnResult,
   threadIdSchema,
   unknownConversation,
 } from '../../core';
@@ -14,6 +20,8 @@ export interface BranchTo {
   conversationId: string;
   /** Its turns come after the source's turn `afterTurn` (0: before any of them). */
   afterTurn: number;
+  /** Its turn 1 forks the source's turn `afterTurn + 1` at `at` (see `BranchOptions.fork`). */
+  fork?: { at: ForkPoint; outputs?: Readonly<Record<string, ToolOutput>> };
 }
 
 /**
@@ -23,12 +31,14 @@ export interface BranchTo {
  */
 export async function startBranchHere({
   from,
-  to: { conversationId, afterTurn },
+  to: { conversationId, afterTurn, fork },
   hold,
   change,
+  finishedResult,
 }: {
   from: string;
   to: BranchTo;
+  finishedResult: (turnId: string) => Promise<TurnResult | undefined>;
   hold: (conversationId: string) => Promise<{ state: ConversationState; version: number }>;
   change: (
     conversationId: string,
@@ -41,9 +51,17 @@ export async function startBranchHere({
   if (version === 0) throw unknownConversation(from);
   const endedTurns = source.running ? source.turnCount - 1 : source.turnCount;
   const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
+  let firstTurnFork: BranchFork | undefined;
+  if (fork) {
+    const forked = forkedTurnOf({ source: { ...source, endedTurns }, afterTurn });
+    const result = await finishedResult(forked);
+    if (!result) throw new Error(`turn ${forked} has not finished in this executor's journal`);
+    firstTurnFork = branchFork({ from: forked, source: result, ...fork });
+  }
   await change(conversationId, (draft, at) => {
     if (at !== 0) throw branchTaken(conversationId);
     draft.origin = origin;
+    if (firstTurnFork) draft.firstTurnFork = firstTurnFork;
     return { actions: [] };
   });
   return { conversationId, origin };

@@ -10,13 +10,11 @@ import {
   type ConversationHookOutcome,
   type ConversationHooks,
   type ConversationState,
-  type ConversationWatchEvent,
   type ConversationWatchOptions,
   closeConversation,
   conversationSessionKey,
   conversationTurnId,
   EarlierTurns,
-  followConversation,
   type GrantRevocation,
   grantInConversation,
   grantRevocationSchema,
@@ -30,6 +28,7 @@ import {
   steeredMessageIds,
   type TurnResult,
   turnEnded,
+  turnStartOf,
   unknownConversation,
 } from '../../core';
 import type { InProcessExecutor } from '../in-process-executor';
@@ -173,7 +172,13 @@ export class InProcessConversations {
    * come after `from`'s turn `afterTurn`, reading those turns by reference. `send` its first message.
    */
   branch = (from: string, to: BranchTo) =>
-    startBranchHere({ from, to, hold: (id) => this.hold(id), change: (id, apply) => this.change(id, apply) });
+    startBranchHere({
+      from,
+      to,
+      hold: (id) => this.hold(id),
+      change: (id, apply) => this.change(id, apply),
+      finishedResult: (turnId) => this.executor.finishedResult(turnId),
+    });
 
   /** Closes it: further sends are refused; what waits is dropped (returned); a running turn goes on. */
   async close(conversationId: string): Promise<{ dropped: string[] }> {
@@ -217,23 +222,11 @@ export class InProcessConversations {
    * from the running turn (or the next to start, or `fromTurn`) on, each to its end, then the next
    * once it starts. Ends once the conversation is closed and its last turn has ended, or on `signal`.
    */
-  watch(
-    conversationId: string,
-    { fromTurn, live = true, signal }: ConversationWatchOptions = {},
-  ): AsyncGenerator<ConversationWatchEvent> {
-    let seen = this.changes.version;
-    return followConversation({
-      conversationId,
-      fromTurn,
-      signal,
-      look: async () => {
-        seen = this.changes.version;
-        return (await this.hold(conversationId)).state;
-      },
-      waitForChange: () => this.changes.next(signal, seen),
-      watchTurn: (turnId) => this.executor.watch(turnId, { live }),
+  watch = (conversationId: string, options: ConversationWatchOptions = {}) =>
+    this.changes.follow(conversationId, options, {
+      state: async () => (await this.hold(conversationId)).state,
+      watchTurn: (turnId, live) => this.executor.watch(turnId, { live }),
     });
-  }
 
   /**
    * Resolves once no turn of the conversation runs and no message waits (rejects if a change made
@@ -351,12 +344,17 @@ export class InProcessConversations {
   private carryOut(conversationId: string, action: ConversationAction): void {
     const cancel = (turnId: string) => this.running.get(turnId)?.controller.abort();
     if (action.kind !== 'start-turn') return void handToRunningTurn(this.executor, cancel, action);
-    const { turnId, turnNumber, messages, grants } = action;
+    const { turnId, turnNumber, grants } = action;
     const controller = new AbortController();
     // `runTurn` claims the turn before it awaits anything: it can be watched once `send` returns.
     const state = this.held.get(conversationId)?.state ?? { conversationId };
-    const input = messages.map((m) => m.message);
-    const args = { turnId, input, ...this.turnArgs(state, turnNumber), ...(grants && { grants }) };
+    // Its messages; a branch's forked turn 1 begins with the source turn's record (`turnStartOf`).
+    const args = {
+      turnId,
+      ...turnStartOf(action),
+      ...this.turnArgs(state, turnNumber),
+      ...(grants && { grants }),
+    };
     const done = this.executor.runTurn(args, { signal: controller.signal });
     this.follow(conversationId, turnId, controller, done);
   }

@@ -970,5 +970,29 @@ describe('conversations', () => {
     );
     const shown = await cli({ args: ['watch', `${to}#1`, '--json'], env });
     expect(jsonLines({ text: shown.stdout }).at(-1)).toMatchObject({ kind: 'result', status: 'completed' });
+
+    // --fork: turn 1 of the branch forks the source's turn 1 after its first response (its echoes
+    // ran there; the fork asks only for response 2).
+    const forked = `${id}-f`;
+    const branchedFork = await cli({
+      args: ['branch', id, '--after', '0', '--fork', 'after:1', '--to', forked],
+      env,
+    });
+    expect(branchedFork.stdout).toContain(
+      `conversation ${forked} branched from ${id} after turn 0, its turn 1 a fork of turn 1 after response 1`,
+    );
+    await cli({ args: ['send', forked, 'and then?'], env });
+    const forkedTurn = await cli({ args: ['watch', `${forked}#1`, '--json'], env });
+    const lines = jsonLines({ text: forkedTurn.stdout });
+    const entries = lines.flatMap((l) =>
+      l.entry ? [l.entry as { type: string; responseIndex?: number }] : [],
+    );
+    expect(entries.map((e) => e.type)).toContain('turn.forked');
+    expect(entries.filter((e) => e.type === 'model.requested').map((e) => e.responseIndex)).toEqual([1]);
+    expect(lines.at(-1)).toMatchObject({
+      kind: 'result',
+      status: 'completed',
+      text: 'Both echoes came back.',
+    });
   });
 });

@@ -6,6 +6,7 @@ import {
   type ConversationState,
   type ConversationWatchEvent,
   defineTool,
+  type ForkPoint,
   type Message,
   type MessageReceipt,
   type ModelRequest,
@@ -41,7 +42,10 @@ export interface ConversationHarness {
   grant(conversationId: string, grant: ApprovalGrantInput): Promise<void>;
   revoke(conversationId: string, grantId: string): Promise<void>;
   /** A branch of `from` after its turn `afterTurn` (`branch` of the executor's conversations). */
-  branch(from: string, to: { conversationId: string; afterTurn: number }): Promise<unknown>;
+  branch(
+    from: string,
+    to: { conversationId: string; afterTurn: number; fork?: { at: ForkPoint } },
+  ): Promise<unknown>;
 }
 
 /**
@@ -262,6 +266,49 @@ export function conversationCases(harness: ConversationHarness): void {
       expect(late).toMatchObject({ code: 'invalid-branch-point' });
       const taken = await harness.branch(id, { conversationId: branch, afterTurn: 1 }).catch((e) => e);
       expect(taken).toMatchObject({ code: 'conversation-exists' });
+    });
+
+    test('branch with a fork: its turn 1 begins with the source’s next turn cut after its first response (its call’s output kept, nothing run or asked again), then its own message', async () => {
+      const id = uniqueTurnId('conv-branch-fork');
+      const gate = gateName('fork');
+      await harness.send(id, 'first', { messageId: 'm1' });
+      await harness.turnResult(id, 1);
+      await heardOfTheEnd(harness, id);
+      await harness.send(id, `wait:${gate}`, { messageId: 'm2' });
+      await gateOpened(gate);
+      gates.get(gate)?.();
+      await harness.turnResult(id, 2);
+      await heardOfTheEnd(harness, id);
+      const branch = `${id}-f`;
+      await harness.branch(id, { conversationId: branch, afterTurn: 1, fork: { at: { afterResponse: 0 } } });
+      gates.delete(gate);
+      await harness.send(branch, 'instead', { messageId: 'b1' });
+      const forked = await harness.turnResult(branch, 1);
+      expect(forked.text).toBe('done with instead');
+      // Its first request is response 2 of the record: turn 1 of the source by reference, then turn 2's
+      // start, its call and that call's recorded output, then the new message.
+      expect(requestOf(`${branch}#1`)).toBeUndefined();
+      expect(requestOf(`${branch}#1`, 1)?.messages).toEqual([
+        user('first'),
+        { role: 'assistant', content: [{ type: 'text', text: 'answer to first' }] },
+        user(`wait:${gate}`),
+        expect.objectContaining({ role: 'assistant' }),
+        expect.objectContaining({
+          role: 'tool',
+          content: [
+            expect.objectContaining({
+              output: expect.objectContaining({ content: `slow output of ${gate}` }),
+            }),
+          ],
+        }),
+        user('instead'),
+      ]);
+      // The slow call did not run again (it would have waited on its gate).
+      expect(gates.has(gate)).toBe(false);
+      const past = await harness
+        .branch(id, { conversationId: `${id}-f2`, afterTurn: 2, fork: { at: { afterResponse: 0 } } })
+        .catch((e) => e);
+      expect(past).toMatchObject({ code: 'invalid-branch-point' });
     });
 
     test('interrupt: the running turn is cancelled with a true output for its call, and the message starts the next turn', async () => {

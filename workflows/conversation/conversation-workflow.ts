@@ -47,7 +47,7 @@ import {
   sendMessage,
   type TurnStatus,
   turnEnded,
-  type WaitingMessage,
+  turnStartOf,
   withGrants,
 } from '../../core';
 import { turnWorkflow } from '../turn/turn-workflow';
@@ -90,7 +90,7 @@ export async function conversationWorkflow(
   const runConversationHooks = (event: ConversationHookEvent): Promise<ConversationHookOutcome> =>
     hooked ? hookActivities.runConversationHooks(event) : Promise.resolve({ kind: 'go-on', warnings: [] });
   const state: ConversationState =
-    input.state ?? newConversation(input.conversationId, uuid4(), input.origin);
+    input.state ?? newConversation(input.conversationId, uuid4(), input.origin, input.fork);
   const actions: ConversationAction[] = [];
   /** Turns that ended, with the steers each recorded. */
   const ended: TurnEnd[] = [];
@@ -298,7 +298,8 @@ async function carryOut(
     conversationTurn: action.turnNumber,
     ...(state.incarnation ? { conversationIncarnation: state.incarnation } : {}),
     ...(state.origin ? { conversationOrigin: state.origin } : {}),
-    input: action.messages.map((m: WaitingMessage) => m.message),
+    // Its messages; a branch's forked turn 1 begins with the source turn's record (`turnStartOf`).
+    ...turnStartOf(action),
     run: 1,
     // The conversation's grants: the turn starts with them, besides those its template gives.
     ...(action.grants && { config: withGrants(input.turn.config, action.grants) }),
