@@ -61,10 +61,13 @@ export function temporalSubAgents(ctx: Context): SubAgents {
         if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
         handle = workflow.getHandle(turnId);
       }
-      // Only the parent's cancel cancels it: an attempt stopped otherwise (its worker shutting down, a
-      // heartbeat timeout) is run again, and attaches to the sub-agent still at work.
+      // The parent's cancel cancels it, and so does the call's own timeout (as in process): the call
+      // is over. An attempt stopped otherwise (its worker shutting down, lost) is run again, and
+      // attaches to the sub-agent still at work.
       const cancel = () => {
-        if (ctx.cancellationDetails?.cancelRequested) void handle.cancel().catch(() => {});
+        const stopped = ctx.cancellationDetails;
+        const callTimedOut = !ctx.cancellationSignal.aborted || stopped?.timedOut;
+        if (stopped?.cancelRequested || callTimedOut) void handle.cancel().catch(() => {});
       };
       signal.addEventListener('abort', cancel, { once: true });
       if (signal.aborted) cancel();

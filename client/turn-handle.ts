@@ -337,7 +337,7 @@ export class TurnHandle {
     });
   }
 
-  /** Ends a grant: the tool's next calls ask again (those it let run stay approved). */
+  /** Ends a grant: the tool's next calls ask again (those it let run stay approved), in its running sub-agents too. */
   async revoke(grantId: string, options: Omit<DecideOptions, 'reason'> = {}): Promise<void> {
     const parsed = grantRevocationSchema.safeParse({
       ...this.deciderFields(),
@@ -348,6 +348,10 @@ export class TurnHandle {
       throw new Error(`malformed revocation: ${formatIssues(parsed.error, { root: 'revocation' })}`);
     const { kind: _kind, ...signed } = this.signed({ kind: 'revoke', ...parsed.data });
     await this.workflow.executeUpdate(revokeUpdate, { args: [signed] });
+    // Its running sub-agents took the grant when they started: it ends there too (and below them).
+    for (const { turn, state } of await this.subAgents().catch(() => []))
+      if (state.grants?.some((g) => g.grantId === grantId))
+        await turn.revoke(grantId, options).catch(() => {});
   }
 
   /** As it is sent: signed with this handle's keys when it has some, else as it is. */

@@ -35,7 +35,7 @@ import type {
   InProcessWatchOptions,
   RunTurnArgs,
 } from './in-process-executor-options';
-import { inProcessSubAgents } from './in-process-sub-agents';
+import { inProcessSubAgents, subAgentsHolding } from './in-process-sub-agents';
 import { MemoryJournal } from './journal/memory-journal';
 import type { TurnJournal } from './journal/turn-journal';
 import { JournalWriter } from './journal-writer';
@@ -246,6 +246,9 @@ export class InProcessExecutor {
   revoke(turnId: string, revocation: GrantRevocation): void {
     const parsed = parsedOrThrow(grantRevocationSchema, revocation, 'revocation');
     this.runningInbox(turnId, 'revoked a grant').sendChecked({ kind: 'revoke', ...parsed });
+    // Its running sub-agents took the grant when they started: it ends there too.
+    for (const id of subAgentsHolding(this.engines, turnId, parsed.grantId))
+      this.inboxes.get(id)?.send({ kind: 'revoke', ...parsed });
   }
 
   private runningInbox(turnId: string, what: string): TurnInbox {
@@ -318,10 +321,7 @@ export class InProcessExecutor {
     await this.journal.delete({ turnId, owner: this.owner });
   }
 
-  /**
-   * Closes the sessions its servers (`mcp`) keep for this key: a conversation ended (its key is
-   * `conversationSessionKey`). A server's session is opened again by the key's next call.
-   */
+  /** Closes the sessions its servers (`mcp`) keep for a key whose conversation ended (opened again by its next call). */
   async closeSessions(key: string): Promise<void> {
     await this.options.mcp?.closeSessions?.(key);
   }

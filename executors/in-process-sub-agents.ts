@@ -2,6 +2,7 @@ import {
   budgetSlice,
   NonRetryableToolError,
   type SubAgents,
+  type TurnEngine,
   type TurnResult,
   type TurnStateView,
 } from '../core';
@@ -44,4 +45,22 @@ export function inProcessSubAgents(executor: TurnRunner): SubAgents {
       );
     },
   };
+}
+
+/**
+ * The sub-agent turns (any depth) of `turnId` running here that hold grant `grantId` (they took it
+ * from their parent when they started): a revocation on the parent ends it there too. Sub-agents
+ * whose ids are digests (`subAgentTurnId`, for ids too long) are not found.
+ */
+export function subAgentsHolding(
+  engines: ReadonlyMap<string, TurnEngine>,
+  turnId: string,
+  grantId: string,
+): string[] {
+  return [...engines]
+    .filter(
+      ([id, engine]) =>
+        id.startsWith(`${turnId}/agent/`) && engine.view.grants?.some((g) => g.grantId === grantId),
+    )
+    .map(([id]) => id);
 }

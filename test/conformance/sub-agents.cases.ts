@@ -8,6 +8,7 @@ import {
   transcriptProblems,
 } from 'durable-turns';
 import { z } from 'zod';
+import { pollFor } from '../temporal/support/poll';
 import { type ConformanceHarness, type RunningTurn, runSpec } from './harness';
 import { uniqueTurnId } from './support';
 
@@ -318,6 +319,68 @@ export function subAgentCases(harness: ConformanceHarness): void {
       expect(result.outputs.map((o) => [o.toolCallId, o.status, o.content])).toEqual([
         ['d1', 'ok', 'deployed staging'],
         ['r1', 'ok', 'shipped to prod'],
+      ]);
+    });
+
+    test('a grant revoked on the parent ends in its running sub-agent too: the sub-agent’s next covered call asks again', async () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      let entered = false;
+      const hold = defineTool({
+        name: 'hold',
+        description: 'Holds until the test lets go',
+        input: z.object({}),
+        execute: async () => {
+          entered = true;
+          await opened;
+          return 'held';
+        },
+      });
+      const deploy = defineTool({
+        name: 'deploy',
+        description: 'Deploys',
+        input: z.object({ target: z.string() }),
+        requiresApproval: true,
+        execute: ({ target }) => `deployed ${target}`,
+      });
+      const call = (id: string, name: string, args: object) => ({ toolCalls: [{ id, name, args }] });
+      const model = scriptedModel(
+        [
+          (r) =>
+            isSubAgent(r) ? call('d2', 'deploy', { target: 'b' }) : call('d1', 'deploy', { target: 'a' }),
+          (r) => (isSubAgent(r) ? call('h1', 'hold', {}) : call('r1', 'releaser', { task: 'ship' })),
+          (r) => (isSubAgent(r) ? call('d3', 'deploy', { target: 'c' }) : { text: 'released' }),
+          { text: 'done' },
+        ],
+        'scripted-agents',
+      );
+      const releaser = agentTool({ name: 'releaser', description: 'Releases', model: model.name });
+      const turnId = uniqueTurnId('revoked-grant');
+      const child = `${turnId}/agent/r1`;
+      const asked: string[] = [];
+      const turn = await harness.start({
+        turnId,
+        input: 'release',
+        tools: [releaser, deploy, hold],
+        model,
+        approver: async (request) => {
+          asked.push(`${request.turnId} ${request.toolCallId}`);
+          return request.toolCallId === 'd1'
+            ? { decision: 'approve', by: 'ops', remember: {} }
+            : { decision: 'reject', reason: 'not any more', by: 'ops' };
+        },
+      });
+      // The sub-agent ran d2 by the grant it took, and now holds: the grant is revoked on the parent.
+      await pollFor('the sub-agent to hold', async () => (entered ? true : undefined));
+      await turn.revoke(`${turnId}/d1`);
+      open();
+      const result = await turn.result;
+      expect(asked).toEqual([`${turnId} d1`, `${child} d3`]);
+      expect(result.outputs.map((o) => [o.toolCallId, o.status])).toEqual([
+        ['d1', 'ok'],
+        ['r1', 'ok'],
       ]);
     });
   });

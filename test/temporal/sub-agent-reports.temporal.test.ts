@@ -158,7 +158,7 @@ test('a sub-agent’s call with the id of the parent’s own call is decided on 
   expect((await parent.result()).status).toBe('completed');
 }, 60_000);
 
-test('the parent’s waiting attribute falls when the call that ran a still-waiting sub-agent ends', async () => {
+test('the parent’s waiting attribute falls when the call that ran a waiting sub-agent times out, and the timeout cancels the sub-agent', async () => {
   const parent = await turns().start({
     turnId: uniqueTurnId('reports-stale'),
     input: 'go',
@@ -180,6 +180,8 @@ test('the parent’s waiting attribute falls when the call that ran a still-wait
   );
   releaseParent();
   await parent.result();
-  // Its sub-agent still waits (the timeout stopped the call, not it): end it.
-  await turns().attach(`${parent.turnId}/agent/c1`).cancel();
+  // The call's timeout cancelled its sub-agent too (as in process): its waiting call got a true output.
+  const sub = await turns().attach(`${parent.turnId}/agent/c1`).result();
+  expect(sub.status).toBe('cancelled');
+  expect(sub.outputs).toEqual([expect.objectContaining({ toolCallId: 'c1', status: 'interrupted' })]);
 }, 60_000);
