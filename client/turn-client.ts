@@ -15,7 +15,14 @@ import type { TurnWatchEvent } from '../contract/live-text';
 import { turnSearchAttributes } from '../contract/search-attributes';
 import type { ProgressEntry } from '../contract/turn-workflow';
 import { turnWorkflowType } from '../contract/turn-workflow';
-import { type ForkPoint, forkPrefix, type ToolOutput, type TurnStatus, type UserMessage } from '../core';
+import {
+  DurableTurnsError,
+  type ForkPoint,
+  forkPrefix,
+  type ToolOutput,
+  type TurnStatus,
+  type UserMessage,
+} from '../core';
 import { formatIssues } from '../core/schema/format-issues';
 import { normalizeInput } from '../core/schema/messages';
 import { turnClientInterceptors } from '../tracing/turn-client-interceptors';
@@ -164,10 +171,17 @@ export class TurnClient {
    * A new turn from a past position of a finished one (see `forkPrefix`): it begins with the
    * source's record up to `at` (no tool runs again, no request is repeated; its own calls get keys
    * of their own), optionally with edited outputs and the user's next message. The rest is as
-   * `start` takes it (the new turn's id, model, configuration); its input is the source's.
+   * `start` takes it (the new turn's id, model, configuration); its input is the source's. A source
+   * still running is refused (`fork-source-running`) rather than waited for.
    */
   async fork({ from, at, outputs, message, ...start }: ForkArgs): Promise<TurnHandle> {
-    const source = await this.attach(from).result();
+    const handle = this.attach(from);
+    if ((await handle.closedAt()) === undefined)
+      throw new DurableTurnsError(
+        `cannot fork turn ${from}: it is still running (a fork starts from a finished turn's record; wait for its result, or cancel it)`,
+        { code: 'fork-source-running' },
+      );
+    const source = await handle.result();
     const started = source.events[0];
     if (started?.type !== 'turn.started')
       throw new Error(`cannot fork turn ${from}: its record has no start`);

@@ -1,5 +1,6 @@
 import { defineTool, scriptedModel, type ToolMessage } from 'durable-turns';
 import { z } from 'zod';
+import { pollFor } from '../temporal/support/poll';
 import { type ConformanceHarness, runSpec, type TurnSpec } from './harness';
 import { uniqueTurnId } from './support';
 
@@ -58,6 +59,42 @@ export function forkCases(harness: ConformanceHarness): void {
         'counted 3',
       ]);
       expect(forked.modelResponses).toBe(2);
+    });
+
+    test('a source still running is refused, not waited for', async () => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let entered = false;
+      const hold = defineTool({
+        name: 'hold',
+        description: 'Holds',
+        input: z.object({}),
+        execute: async () => {
+          entered = true;
+          await released;
+          return 'held';
+        },
+      });
+      const model = scriptedModel([{ toolCalls: [{ name: 'hold', args: {} }] }, { text: 'done' }]);
+      const source: TurnSpec = { turnId: uniqueTurnId('fork-running'), input: 'hold', tools: [hold], model };
+      const running = await harness.start(source);
+      await pollFor('the source to run its call', async () => (entered ? true : undefined));
+      const refused = await harness
+        .start({
+          ...source,
+          turnId: uniqueTurnId('fork-of-running'),
+          fork: { from: source.turnId, at: { afterResponse: 0 } },
+        })
+        .then((turn) => turn.result)
+        .then(
+          () => 'forked',
+          (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        );
+      expect(refused).toMatch(/cannot fork turn .*(still running|has not finished)/);
+      release();
+      expect((await running.result).status).toBe('completed');
     });
 
     test('a fork before a call keeps the outputs of the calls before it, runs it and those after, and may edit a recorded output and add a message', async () => {
