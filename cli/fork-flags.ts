@@ -16,20 +16,20 @@ export const forkFlagsHelp = {
  * every view of a turn numbers them (`response 1`), so the number a person read is the one they
  * type; the journal counts from 0, hence the minus one.
  */
-export function forkPointOf(given: string): ForkPoint {
+export function forkPointOf(given: string, flag = '--at'): ForkPoint {
   const after = /^after:(.*)$/.exec(given);
   if (after) {
     const n = after[1] ?? '';
     if (!/^\d+$/.test(n) || Number(n) < 1)
       throw usage(
-        `--at ${JSON.stringify(given)}: after: takes a response's number, counted from 1 as watch and the dashboard show them (after:1 is after the first response)`,
+        `${flag} ${JSON.stringify(given)}: after: takes a response's number, counted from 1 as watch and the dashboard show them (after:1 is after the first response)`,
       );
     return { afterResponse: Number(n) - 1 };
   }
   const before = /^before:(.+)$/.exec(given);
   if (before?.[1]) return { beforeCall: before[1] };
   throw usage(
-    `--at ${JSON.stringify(given)}: give after:N (after response N, from 1) or before:CALL (before the call of that id)`,
+    `${flag} ${JSON.stringify(given)}: give after:N (after response N, from 1) or before:CALL (before the call of that id)`,
   );
 }
 

@@ -38,12 +38,20 @@ export async function readForkSource({
  * Checks `after:N` against the responses the turn has, in the words of the command line (from 1):
  * the library's own message counts from 0, as the journal does.
  */
-export function checkForkPoint({ source, at }: { source: TurnResult; at: ForkPoint }): void {
+export function checkForkPoint({
+  source,
+  at,
+  flag = '--at',
+}: {
+  source: TurnResult;
+  at: ForkPoint;
+  flag?: string;
+}): void {
   if (!('afterResponse' in at)) return;
   const responses = responseCount(source.events);
   if (at.afterResponse < responses) return;
   throw new CliError(
-    `turn ${source.turnId} has ${responses} response${responses === 1 ? '' : 's'}: there is no ${forkPointText(at)} (--at after:1 to after:${responses})`,
+    `turn ${source.turnId} has ${responses} response${responses === 1 ? '' : 's'}: there is no ${forkPointText(at)} (${flag} after:1 to after:${responses})`,
   );
 }
 

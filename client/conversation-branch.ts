@@ -2,6 +2,7 @@ import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundErro
 import {
   conversationStateQuery,
   conversationWorkflowId,
+  conversationWorkflowInputSchema,
   conversationWorkflowType,
   type TurnTemplate,
 } from '../contract/conversation-workflow';
@@ -11,6 +12,7 @@ import {
   branchOrigin,
   branchTaken,
   type ConversationOrigin,
+  DurableTurnsError,
   type ForkPoint,
   forkedTurnOf,
   formatIssues,
@@ -68,22 +70,29 @@ export async function startBranch({
   const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
   const fork =
     options.fork && (await forkOf({ client, source: { ...source, endedTurns }, afterTurn, ...options.fork }));
+  // Checked here, before anything starts: a workflow whose input it cannot read would fail each task.
+  const input = conversationWorkflowInputSchema.safeParse({
+    conversationId,
+    turn: options.turn,
+    origin,
+    ...(fork ? { fork } : {}),
+    ...(options.continueAsNewAfterEvents
+      ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
+      : {}),
+  });
+  if (!input.success) throw new Error(`invalid branch: ${formatIssues(input.error)}`);
+  const chars = JSON.stringify(input.data).length;
+  if (chars > maxStartChars)
+    throw new DurableTurnsError(
+      `the branch's start (${chars} characters, its fork's record included) is more than a workflow input carries (2 MB): fork the turn at an earlier point`,
+      { code: 'invalid-branch-point' },
+    );
   const memo: ConversationMemo = { startedAt: new Date().toISOString() };
   try {
     await client.workflow.start(conversationWorkflowType, {
       workflowId: conversationWorkflowId(conversationId),
       taskQueue,
-      args: [
-        {
-          conversationId,
-          turn: options.turn,
-          origin,
-          ...(fork ? { fork } : {}),
-          ...(options.continueAsNewAfterEvents
-            ? { continueAsNewAfterEvents: options.continueAsNewAfterEvents }
-            : {}),
-        },
-      ],
+      args: [input.data],
       memo: { ...memo },
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
@@ -112,3 +121,6 @@ async function forkOf({
   const result = await new TurnHandle(from, client.workflow.getHandle(from)).result();
   return branchFork({ from, source: result, at, ...(outputs ? { outputs } : {}) });
 }
+
+/** The most characters a branch's start may have (the server refuses a payload over 2 MiB). */
+const maxStartChars = 1_900_000;

@@ -26,6 +26,8 @@ export const turnTemplateSchema = turnWorkflowInputSchema.omit({
   conversationIncarnation: true,
   conversationOrigin: true,
   input: true,
+  // A fork is one turn's (a branch's turn 1, `ConversationClient.branch`), never every turn's.
+  fork: true,
   carried: true,
   carriedChunks: true,
   run: true,

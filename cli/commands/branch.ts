@@ -8,6 +8,7 @@ import { commandSetup, withClient } from '../command-setup';
 import { exitCodes } from '../exit-codes';
 import { findTurn } from '../find-turn';
 import { forkFlagsHelp, forkPointOf, forkPointText } from '../fork-flags';
+import { checkForkPoint, readForkSource } from '../fork-source';
 import { parseFlags } from '../parse-flags';
 
 const branchFlagsSchema = z.object({
@@ -41,12 +42,18 @@ export function registerBranchCommand({ program }: { program: Command }): void {
     .action(async (from: string, values: Record<string, unknown>, command: Command) => {
       const setup = commandSetup({ command });
       const flags = parseFlags({ schema: branchFlagsSchema, values });
-      const fork = flags.fork === undefined ? undefined : { at: forkPointOf(flags.fork) };
+      const fork = flags.fork === undefined ? undefined : { at: forkPointOf(flags.fork, '--fork') };
       const conversationId = flags.to ?? `${from}-branch-${randomBytes(3).toString('hex')}`;
       process.exitCode = await withClient({
         setup,
         run: async (connected) => {
           const model = flags.model ?? (await sourceModel({ connected, from }));
+          // The turn it forks, checked in the command line's words (responses from 1).
+          if (fork) {
+            const forked = conversationTurnId(from, flags.after + 1);
+            const { result } = await readForkSource({ connected, turnId: forked, context: setup.context });
+            checkForkPoint({ source: result, at: fork.at, flag: '--fork' });
+          }
           const branched = await new ConversationClient(connected.client)
             .branch(from, { conversationId, afterTurn: flags.after, turn: { model }, ...(fork && { fork }) })
             .catch((error: unknown) => {

@@ -43,6 +43,8 @@ describe("a branch's forked first turn", () => {
     const first = sendMessage(state, { messageId: 'm1', message: { role: 'user', content: 'instead' } });
     expect(first.actions).toEqual([expect.objectContaining({ kind: 'start-turn', turnNumber: 1, fork })]);
     expect(state.firstTurnFork).toBeUndefined();
+    // Kept with the running turn: a host that lost it before its first entry starts it again forked.
+    expect(state.running?.fork).toEqual(fork);
   });
 
   test('begins with the source turn’s input, its messages the one next word after the record', () => {

@@ -63,6 +63,8 @@ export const conversationStateSchema = z.object({
        * in-process host that crashed just after recording the start) starts it again from these.
        */
       messages: z.array(waitingMessageSchema).optional(),
+      /** A branch's turn 1: the fork it began with, to start it again from (see `turnStartOf`). */
+      fork: branchForkSchema.optional(),
       /** An interrupt asked for its cancel: nothing more is handed to it. */
       cancelling: z.boolean(),
       /** Steers handed to it; those it had not recorded when it ended start the next turn. */
@@ -317,6 +319,7 @@ function startTurn(state: ConversationState, messages: WaitingMessage[]): Conver
   const { firstTurnFork: fork, grants } = state;
   if (fork) {
     action.fork = fork;
+    state.running.fork = fork;
     delete state.firstTurnFork;
   }
   if (!grants?.length) return action;

@@ -1,4 +1,4 @@
-import { messagesFromEvents } from '../engine/messages-from-events';
+import { messagesFromEvents, withForkedEvents } from '../engine/messages-from-events';
 import { requestMessages } from '../engine/request-context';
 import type { TurnResult } from '../engine/turn-outcome';
 import type { TranscriptEvent } from '../schema/journal-entry';
@@ -37,7 +37,8 @@ export function turnContext(
 ): TurnContext {
   const messages = messagesFromEvents(events, notices);
   let compacted: TranscriptEvent | undefined;
-  for (const event of events) if (event.type === 'context.compacted') compacted = event;
+  // A fork's record counts as its own: a compaction in it is the fork's too (its messages are read so).
+  for (const event of withForkedEvents(events)) if (event.type === 'context.compacted') compacted = event;
   const started = events[0];
   if (compacted?.type !== 'context.compacted' || started?.type !== 'turn.started')
     return { messages, replacesEarlier: false };

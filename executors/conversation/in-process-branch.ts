@@ -66,3 +66,11 @@ export async function startBranchHere({
   });
   return { conversationId, origin };
 }
+
+/**
+ * A branch that no message has reached yet: its session begins with its first message (the
+ * session-start hooks run then, as for a new conversation), and closed before, it ends none.
+ */
+export function branchNotBegun(state: ConversationState): boolean {
+  return state.origin !== undefined && state.receipts.length === 0 && state.turnCount === 0 && !state.closed;
+}

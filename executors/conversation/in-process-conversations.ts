@@ -36,7 +36,7 @@ import { admitMessage, parseSend } from './admit-message';
 import { ChangeWaiters } from './change-waiters';
 import type { ConversationStore } from './conversation-store';
 import { handToRunningTurn } from './hand-to-running-turn';
-import { type BranchTo, startBranchHere } from './in-process-branch';
+import { type BranchTo, branchNotBegun, startBranchHere } from './in-process-branch';
 import type { InProcessConversationsOptions, InProcessSendOptions } from './in-process-conversation-options';
 import { conversationTurnArgs, journaledTranscript, type TurnArgsState } from './journaled-turn-context';
 import { MemoryConversationStore } from './memory-conversation-store';
@@ -99,8 +99,7 @@ export class InProcessConversations {
       const { state, version } = await this.hold(conversationId);
       const admitted = await admitMessage({
         state,
-        // A branch begins with its first message, as a new conversation does.
-        first: version === 0 || (state.origin !== undefined && state.received === 0),
+        first: version === 0 || branchNotBegun(state),
         sent,
         runHooks: (event) => this.runHooks(event),
       });
@@ -185,13 +184,15 @@ export class InProcessConversations {
     let dropped: string[] = [];
     let closedNow = false;
     let turns = 0;
+    let notBegun = false;
     await this.change(conversationId, (state) => {
+      notBegun = branchNotBegun(state);
       closedNow = !state.closed;
       dropped = closeConversation(state).dropped;
       turns = state.turnCount;
       return { actions: [] };
     });
-    if (closedNow) await this.runHooks({ kind: 'sessionEnd', conversationId, turns, dropped });
+    if (closedNow && !notBegun) await this.runHooks({ kind: 'sessionEnd', conversationId, turns, dropped });
     return { dropped };
   }
 

@@ -1,4 +1,4 @@
-import type { ConversationState, TurnResult } from '../../core';
+import { type ConversationState, type TurnResult, turnStartOf } from '../../core';
 import { DurableTurnsError } from '../../core/errors/durable-turns-error';
 import type { InProcessExecutor, RunTurnArgs } from '../in-process-executor';
 
@@ -34,8 +34,12 @@ export async function takeUpRunningTurn({
     ? Promise.resolve(finished)
     : executor.resumeTurn({ turnId, takeOver, ...turn }, { signal, onResumed: resumed }).catch((error) => {
         if (!DurableTurnsError.isInstance(error) || error.code !== 'turn-not-journaled') throw error;
-        const input = (running.messages ?? []).map((m) => m.message);
-        const again = executor.runTurn({ turnId, input, ...turn }, { signal });
+        // Its messages again; a branch's forked turn 1 with its fork (`turnStartOf`).
+        const start = turnStartOf({
+          messages: running.messages ?? [],
+          ...(running.fork && { fork: running.fork }),
+        });
+        const again = executor.runTurn({ turnId, ...start, ...turn }, { signal });
         resumed();
         return again;
       });

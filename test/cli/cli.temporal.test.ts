@@ -981,6 +981,11 @@ describe('conversations', () => {
     expect(branchedFork.stdout).toContain(
       `conversation ${forked} branched from ${id} after turn 0, its turn 1 a fork of turn 1 after response 1`,
     );
+    const past = await cli({ args: ['branch', id, '--after', '0', '--fork', 'after:9'], env });
+    expect(past.code).toBe(1);
+    expect(past.stderr).toContain(
+      `turn ${id}#1 has 2 responses: there is no after response 9 (--fork after:1 to after:2)`,
+    );
     await cli({ args: ['send', forked, 'and then?'], env });
     const forkedTurn = await cli({ args: ['watch', `${forked}#1`, '--json'], env });
     const lines = jsonLines({ text: forkedTurn.stdout });

@@ -311,6 +311,33 @@ export function conversationCases(harness: ConversationHarness): void {
       expect(past).toMatchObject({ code: 'invalid-branch-point' });
     });
 
+    test('hooks of a branch: its session starts with its first message, not when it is made; one closed before any message ends none', async () => {
+      const source = uniqueTurnId('conv-hooks-bsrc');
+      await harness.send(source, 'first', { messageId: 'm1' });
+      await harness.turnResult(source, 1);
+      await heardOfTheEnd(harness, source);
+      const branch = uniqueTurnId('conv-hooks-branch');
+      await harness.branch(source, { conversationId: branch, afterTurn: 1 });
+      const idle = uniqueTurnId('conv-hooks-idle');
+      await harness.branch(source, { conversationId: idle, afterTurn: 1 });
+      expect(hookEvents.get(branch)).toBeUndefined();
+      await harness.send(branch, 'hello', { messageId: 'b1' });
+      await harness.turnResult(branch, 1);
+      await heardOfTheEnd(harness, branch);
+      await harness.close(branch);
+      await harness.close(idle);
+      await pollFor('the branch’s session end to be heard', async () =>
+        hookEvents.get(branch)?.some((e) => e.startsWith('session end')) ? true : undefined,
+      );
+      expect(hookEvents.get(branch)).toEqual([
+        'session start',
+        'submit b1',
+        `turn end ${branch}#1 completed`,
+        'session end after 1 turn(s), 0 dropped',
+      ]);
+      expect(hookEvents.get(idle)).toBeUndefined();
+    });
+
     test('interrupt: the running turn is cancelled with a true output for its call, and the message starts the next turn', async () => {
       const id = uniqueTurnId('conv-interrupt');
       const gate = gateName('b');

@@ -97,14 +97,18 @@ export async function conversationWorkflow(
   /** Turns whose workflow exists (or could not be started): a `started` receipt waits for it. */
   const begun = new Set<string>();
 
-  // Its first run starts the session: the session-start hooks run before any message is taken.
+  // Its first run starts the session: the session-start hooks run before any message is taken. A
+  // branch's session starts with its first message, as a conversation's does (it was begun without).
   let sessionReady = input.state !== undefined;
+  const branchBegun = input.origin !== undefined && input.state === undefined;
+  let firstSend = false;
   /** Why the session-start hooks refused the conversation, if they did. */
   let sessionRefusal: string | undefined;
   setHandler(
     sendUpdate,
     async (args) => {
       const sent = sendArgsSchema.parse(args);
+      firstSend = true;
       // Messages that came while the session-start hooks ran get their refusal; later ones find it closed.
       const early = !sessionReady;
       await condition(() => sessionReady);
@@ -160,7 +164,8 @@ export async function conversationWorkflow(
   setHandler(closeUpdate, async () => {
     const closedNow = !state.closed;
     const closed = closeConversation(state);
-    if (closedNow)
+    // A branch closed before its first message never began a session: it ends none.
+    if (closedNow && !(branchBegun && !firstSend))
       await runConversationHooks({
         kind: 'sessionEnd',
         conversationId: state.conversationId,
@@ -172,7 +177,8 @@ export async function conversationWorkflow(
   setHandler(conversationStateQuery, () => state);
   installGrantHandlers({ input, state, actions });
 
-  if (!sessionReady) {
+  if (branchBegun) await condition(() => firstSend || state.closed);
+  if (!sessionReady && !(branchBegun && !firstSend)) {
     const started = await runConversationHooks({
       kind: 'sessionStart',
       conversationId: state.conversationId,
@@ -182,8 +188,8 @@ export async function conversationWorkflow(
       closeConversation(state);
       sessionRefusal = started.reason;
     }
-    sessionReady = true;
   }
+  sessionReady = true;
   // A run continued from an earlier one: the turn that was running then has ended (it continues
   // as new only between turns), so nothing is running now.
   for (;;) {
@@ -210,8 +216,9 @@ export async function conversationWorkflow(
       await condition(allHandlersFinished);
       if (actions.length === 0 && !state.running)
         // Its memo (when it began, for the list) goes on with it.
+        // The state carries what a branch came from: its fork record is not carried again.
         await makeContinueAsNewFunc<typeof conversationWorkflow>({ memo: workflowInfo().memo ?? {} })({
-          ...input,
+          ...withoutBranchStart(input),
           state,
         });
     }
@@ -349,4 +356,10 @@ async function carryOut(
       reason: `the turn could not start: ${String(error)}`,
     });
   }
+}
+
+/** A run's input less what began a branch (its state carries the origin; the fork went to turn 1). */
+function withoutBranchStart(input: ConversationWorkflowInput): ConversationWorkflowInput {
+  const { origin: _origin, fork: _fork, ...rest } = input;
+  return rest;
 }
