@@ -2,12 +2,15 @@ import { DurableTurnsError } from '../core';
 import { ApiError } from './api-error';
 import { type UpstreamContext, upstreamError } from './upstream-error';
 
-/** A refused message: its conversation is not there (404), or cannot take it now (409). */
+/** A refused message or branch: its conversation is not there (404), or cannot take it now (409). */
 const refusalStatus: Record<string, 404 | 409> = {
   'conversation-not-found': 404,
   'conversation-closed': 409,
   'conversation-busy': 409,
   'message-blocked': 409,
+  // A branch (`ConversationClient.branch`): not after an ended turn of its source, or its id is taken.
+  'invalid-branch-point': 409,
+  'conversation-exists': 409,
 };
 
 /**

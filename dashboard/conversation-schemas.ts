@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  conversationOriginSchema,
   conversationStateSchema,
   messageIdSchema,
   messageReceiptSchema,
@@ -70,3 +71,20 @@ export const conversationResponseSchema = z.object({
 });
 
 export const sendMessageResponseSchema = messageReceiptSchema;
+
+export const branchBodySchema = z.strictObject({
+  /** After which of the source's ended turns (from 1; 0: before its first). */
+  afterTurn: z.number().int().nonnegative(),
+  /** The new conversation's id. Default: `<id>-branch-<6 hex digits>`. */
+  conversationId: threadIdSchema.optional(),
+});
+
+export const branchResponseSchema = z.object({
+  conversationId: z.string(),
+  /** What comes before its own turns: the source's turns up to `afterTurn`, then what the source came from. */
+  origin: conversationOriginSchema,
+  from: z.string(),
+  afterTurn: z.number().int().nonnegative(),
+  /** The model its turns ask: the source's, as its turn 1 recorded it. */
+  model: z.string(),
+});

@@ -16,6 +16,7 @@ import { type DashboardContext, withUpstreamDeadline } from './dashboard-context
 import { HealthFeed } from './health-feed';
 import { LoginSessions } from './login-sessions';
 import { registerActionRoutes } from './routes/action-routes';
+import { registerBranchRoute } from './routes/branch-route';
 import { registerConversationRoutes } from './routes/conversation-routes';
 import { registerForkRoute } from './routes/fork-route';
 import { registerGrantRoutes } from './routes/grant-routes';
@@ -118,6 +119,7 @@ export async function dashboardServer(options: DashboardServerOptions): Promise<
   registerGrantRoutes({ app, context });
   registerForkRoute({ app, context });
   registerConversationRoutes({ app, context });
+  registerBranchRoute({ app, context });
   registerHealthRoutes({ app, context });
   registerVendorRoutes({ app });
   // With keys, the dashboard is the Web UI's codec server too (`<dashboard>/codec`), in a scope of
