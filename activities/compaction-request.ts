@@ -13,7 +13,7 @@ import type { EarlierTurns } from '../core';
 import { requestSummary } from '../models/request-summary';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
-import { readTurnContext } from './earlier-turns';
+import { checkOriginOnTemporal, readTurnContext } from './earlier-turns';
 import { activityFailureOf, workerModel } from './model-activity-failures';
 import { readModelRequest } from './read-model-request';
 import type { TranscriptCache } from './transcript-cache';
@@ -68,7 +68,11 @@ export function compactionActivity({
         );
       const earlier =
         conversation && !parsed.previous
-          ? await earlierTurns.before({ ...conversation, read: (id) => readTurnContext(ctx.client, id) })
+          ? await earlierTurns.before({
+              ...conversation,
+              read: (id) => readTurnContext(ctx.client, id),
+              checkOrigin: checkOriginOnTemporal(ctx.client),
+            })
           : [];
       return await traceModelRequest({
         tracing: deps.tracing,

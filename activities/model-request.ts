@@ -19,7 +19,7 @@ import { streamModelResponse } from '../models/stream-model-response';
 import { traceModelRequest } from '../tracing/trace-model-request';
 import { type ActivityDeps, heartbeatEvery, parseInput, withDeadline } from './activity-support';
 import { CallHandOver } from './call-hand-over';
-import { readTurnContext } from './earlier-turns';
+import { checkOriginOnTemporal, readTurnContext } from './earlier-turns';
 import { LiveText } from './live-text';
 import { activityFailureOf, workerModel } from './model-activity-failures';
 import { readModelRequest } from './read-model-request';
@@ -95,7 +95,11 @@ export function modelRequestActivity({
             earlier: () =>
               // A compacted request sends the summary in their place.
               conversation && !compaction
-                ? earlierTurns.before({ ...conversation, read: (id) => readTurnContext(ctx.client, id) })
+                ? earlierTurns.before({
+                    ...conversation,
+                    read: (id) => readTurnContext(ctx.client, id),
+                    checkOrigin: checkOriginOnTemporal(ctx.client),
+                  })
                 : Promise.resolve([]),
             // A context sent with the request is as of its scheduling: a retry by Temporal (older
             // workflows) reuses the input after calls may have been handed over, so it reads.

@@ -1,4 +1,4 @@
-import { branchOrigin, turnStartOf } from './conversation-origin';
+import { branchOrigin, checkOriginAgainst, turnStartOf } from './conversation-origin';
 import { newConversation, sendMessage } from './conversation-state';
 
 describe('where a branch comes from', () => {
@@ -68,5 +68,18 @@ describe("a branch's forked first turn", () => {
       },
     });
     expect(turnStartOf({ messages })).toEqual({ input: messages.map((m) => m.message) });
+  });
+});
+
+describe('a source checked before its turns are read', () => {
+  const origin = { conversationId: 'a', incarnation: 'i-a', turns: 2 };
+  test('the same conversation passes; one gone, or begun again under its id, is refused saying which', () => {
+    expect(() => checkOriginAgainst(origin, 'i-a')).not.toThrow();
+    // A conversation from before incarnations has none to compare: taken as it is.
+    expect(() => checkOriginAgainst(origin, null)).not.toThrow();
+    expect(() => checkOriginAgainst(origin, undefined)).toThrow(
+      'conversation a, which this branch came from, is gone (deleted)',
+    );
+    expect(() => checkOriginAgainst(origin, 'i-b')).toThrow('was deleted and its id begun again');
   });
 });

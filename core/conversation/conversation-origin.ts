@@ -152,3 +152,24 @@ export function forkedTurnOf({
     );
   return conversationTurnId(source.conversationId, forked);
 }
+
+/**
+ * Whether a conversation a branch came from is still the one it came from: refused (the branch's
+ * request fails, saying why) when it is gone, or its id was begun again (another incarnation).
+ * `current` is that conversation's incarnation now (null: it has none recorded; undefined: gone).
+ */
+export function checkOriginAgainst(
+  origin: ConversationOrigin[number],
+  current: string | null | undefined,
+): void {
+  if (current === undefined)
+    throw new DurableTurnsError(
+      `conversation ${origin.conversationId}, which this branch came from, is gone (deleted): its turns cannot be read`,
+      { code: 'branch-source-gone' },
+    );
+  if (origin.incarnation !== undefined && current !== null && current !== origin.incarnation)
+    throw new DurableTurnsError(
+      `conversation ${origin.conversationId}, which this branch came from, was deleted and its id begun again: its turns now are another conversation's`,
+      { code: 'branch-source-gone' },
+    );
+}

@@ -71,4 +71,24 @@ describe("a conversation's earlier turns on a worker", () => {
       await new EarlierTurns().before({ conversationId: 'c', turnNumber: 3, origin, read: compacted }),
     ).toEqual(['summary of all', 'c#2'].flatMap(said));
   });
+
+  test("a branch's source is checked once before its turns are first read, not when they are held", async () => {
+    const checked: string[] = [];
+    const turns = new EarlierTurns();
+    const origin = [{ conversationId: 'a', incarnation: 'i-a', turns: 2 }];
+    const checkOrigin = async (o: { conversationId: string }) => {
+      checked.push(o.conversationId);
+    };
+    const read = async (turnId: string) => turn(turnId);
+    await turns.before({ conversationId: 'b', turnNumber: 1, origin, read, checkOrigin });
+    await turns.before({ conversationId: 'b', turnNumber: 2, origin, read, checkOrigin });
+    expect(checked).toEqual(['a']);
+    // A source that is gone: the request fails before anything of it is read.
+    const refuse = async () => {
+      throw new Error('gone');
+    };
+    await expect(
+      new EarlierTurns().before({ conversationId: 'b', turnNumber: 1, origin, read, checkOrigin: refuse }),
+    ).rejects.toThrow('gone');
+  });
 });

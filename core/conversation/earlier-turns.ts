@@ -26,6 +26,7 @@ export class EarlierTurns {
     incarnation = '',
     origin = [],
     read,
+    checkOrigin,
   }: {
     conversationId: string;
     turnNumber: number;
@@ -34,26 +35,41 @@ export class EarlierTurns {
     /** A branch: the turns of the conversations it came from, which come before its own. */
     origin?: ConversationOrigin;
     read: (turnId: string) => Promise<TurnContext>;
+    /**
+     * Before a turn of a conversation a branch came from is first read here: throws if that
+     * conversation is not the one the branch came from any more (deleted, or its id begun again).
+     */
+    checkOrigin?: (origin: ConversationOrigin[number]) => Promise<void>;
   }): Promise<Message[]> {
     const turns: Message[][] = [];
     // From the newest back, to the first that replaces those before it: the conversation's own
     // turns, then those of each conversation it branched from.
-    const spans = [
+    const spans: {
+      conversationId: string;
+      incarnation: string;
+      turns: number;
+      of?: ConversationOrigin[number];
+    }[] = [
       { conversationId, incarnation, turns: turnNumber - 1 },
-      ...origin.map((o) => ({ ...o, incarnation: o.incarnation ?? '' })),
+      ...origin.map((o) => ({ ...o, incarnation: o.incarnation ?? '', of: o })),
     ];
-    for (const span of spans)
+    for (const span of spans) {
+      let checked = false;
       for (let n = span.turns; n >= 1; n--) {
         const turnId = conversationTurnId(span.conversationId, n);
         const key = `${span.incarnation}\n${turnId}`;
         let turn: TurnContext | undefined = this.held.get(key);
         if (!turn) {
+          // Held turns were read while it was that conversation; one read now must still be its.
+          if (span.of && !checked) await checkOrigin?.(span.of);
+          checked = true;
           turn = await read(turnId);
           this.held.set(key, turn);
         }
         turns.push(turn.messages);
         if (turn.replacesEarlier) return turns.reverse().flat();
       }
+    }
     return turns.reverse().flat();
   }
 

@@ -142,8 +142,8 @@ export class InProcessConversations {
   }
 
   private turnArgs(state: TurnArgsState, turnNumber: number) {
-    const { earlierTurns, executor } = this;
-    return conversationTurnArgs({ earlierTurns, executor, state, turnNumber });
+    const { earlierTurns, executor, store } = this;
+    return conversationTurnArgs({ earlierTurns, executor, state, turnNumber, store });
   }
 
   private async endedResult(turnId: string): Promise<TurnResult> {

@@ -1,6 +1,7 @@
 import {
   type ConversationOrigin,
   type ConversationState,
+  checkOriginAgainst,
   conversationSessionKey,
   conversationTurnId,
   type EarlierTurns,
@@ -12,6 +13,7 @@ import {
   turnMessages,
 } from '../../core';
 import type { InProcessExecutor, RunTurnArgs } from '../in-process-executor';
+import type { ConversationStore } from './conversation-store';
 
 /**
  * An ended turn as later requests of its conversation send it, read from the journal. A turn that
@@ -35,11 +37,14 @@ export function earlierJournaledTurns({
   turnNumber,
   incarnation,
   origin,
+  store,
 }: {
   earlierTurns: EarlierTurns;
   executor: InProcessExecutor;
   conversationId: string;
   turnNumber: number;
+  /** Where the conversations a branch came from are kept: each is checked before its turns are read. */
+  store?: Pick<ConversationStore, 'load'>;
   /** Which conversation of the id (a deleted one's turns are not this one's). */
   incarnation: string | undefined;
   /** A branch's: the turns of the conversations it came from (see `ConversationOrigin`). */
@@ -51,6 +56,13 @@ export function earlierJournaledTurns({
     ...(incarnation ? { incarnation } : {}),
     ...(origin ? { origin } : {}),
     read: (turnId) => journaledTurnContext(executor, turnId),
+    // A source deleted (or its id begun again) is not read as if it were the one the branch came from.
+    ...(store && {
+      checkOrigin: async (from: ConversationOrigin[number]) => {
+        const { state } = await store.load(from.conversationId);
+        checkOriginAgainst(from, state ? (state.incarnation ?? null) : undefined);
+      },
+    }),
   });
 }
 
@@ -66,16 +78,26 @@ export function conversationTurnArgs({
   executor,
   state,
   turnNumber,
+  store,
 }: {
   earlierTurns: EarlierTurns;
   executor: InProcessExecutor;
   state: TurnArgsState;
   turnNumber: number;
+  store?: Pick<ConversationStore, 'load'>;
 }): Pick<RunTurnArgs, 'earlier' | 'session'> {
   const { conversationId, incarnation, origin } = state;
   return {
     earlier: () =>
-      earlierJournaledTurns({ earlierTurns, executor, conversationId, turnNumber, incarnation, origin }),
+      earlierJournaledTurns({
+        earlierTurns,
+        executor,
+        conversationId,
+        turnNumber,
+        incarnation,
+        origin,
+        ...(store && { store }),
+      }),
     session: { key: conversationSessionKey({ conversationId, incarnation }) },
   };
 }

@@ -338,6 +338,28 @@ export function conversationCases(harness: ConversationHarness): void {
       expect(hookEvents.get(idle)).toBeUndefined();
     });
 
+    test('a branch whose source was deleted, or whose source id was begun again, fails its turns saying so instead of reading nothing or another conversation', async () => {
+      const id = uniqueTurnId('conv-branch-gone');
+      await harness.send(id, 'first', { messageId: 'm1' });
+      await harness.turnResult(id, 1);
+      await heardOfTheEnd(harness, id);
+      const branch = `${id}-b`;
+      await harness.branch(id, { conversationId: branch, afterTurn: 1 });
+      await harness.delete(id);
+      await harness.send(branch, 'still there?', { messageId: 'b1' });
+      const gone = await harness.turnResult(branch, 1);
+      expect(gone.status).toBe('failed');
+      expect(gone.reason).toContain(`conversation ${id}, which this branch came from, is gone (deleted)`);
+      await heardOfTheEnd(harness, branch);
+      // Another conversation under the source's id: its turn 1 is not the one the branch came after.
+      await harness.send(id, 'someone else', { messageId: 'm9' });
+      await harness.turnResult(id, 1);
+      await harness.send(branch, 'and now?', { messageId: 'b2' });
+      const other = await harness.turnResult(branch, 2);
+      expect(other.status).toBe('failed');
+      expect(other.reason).toContain('was deleted and its id begun again');
+    });
+
     test('interrupt: the running turn is cancelled with a true output for its call, and the message starts the next turn', async () => {
       const id = uniqueTurnId('conv-interrupt');
       const gate = gateName('b');
