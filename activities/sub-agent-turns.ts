@@ -6,7 +6,7 @@ import {
   turnWorkflowInputSchema,
   turnWorkflowType,
 } from '../contract/turn-workflow';
-import { budgetSlice, NonRetryableToolError, type SubAgents, turnConfigOf } from '../core';
+import { NonRetryableToolError, type SubAgents, subAgentStart, turnConfigOf } from '../core';
 
 /**
  * Sub-agents on Temporal: each a turn workflow of its own (its own history, its own approvals,
@@ -23,13 +23,9 @@ export function temporalSubAgents(ctx: Context): SubAgents {
           'on Temporal a sub-agent names its model (agentTool({ model })): a model of the worker, by name',
         );
       const workflow = ctx.client.workflow;
-      // The parent's approval rules hold for its sub-agents: a signed turn's sub-agent takes only
-      // signed decisions too (else anyone who reaches the frontend could approve its calls).
+      // What it takes from its parent (budget slice, grants, approval rules): read from its state.
       const parent = await workflow.getHandle(parentTurnId).query(stateQuery);
-      const slice = budgetSlice(budget, parent.budgetLeft);
-      if (typeof slice === 'string')
-        throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
-      const { approvals, grants } = parent;
+      const { budget: slice, approvals, grants } = subAgentStart(budget, parent);
       const args = turnWorkflowInputSchema.parse({
         turnId,
         parent: { turnId: parentTurnId, toolCallId: parentToolCallId },
@@ -37,11 +33,10 @@ export function temporalSubAgents(ctx: Context): SubAgents {
         model,
         // Its tools' lost hosts are noticed as soon as its parent's are (the calling attempt's timeout).
         ...(ctx.info.heartbeatTimeoutMs && { timing: { heartbeatTimeoutMs: ctx.info.heartbeatTimeoutMs } }),
-        // It starts with the grants its parent has in force: "always allow" covers the work it hands on.
         config: turnConfigOf({
           budget: slice,
           ...(output ? { output } : {}),
-          approvals: { ...approvals, ...(grants && grants.length > 0 && { grants }) },
+          approvals: { ...approvals, ...(grants && { grants }) },
         }),
       });
       // The calling turn's queue: a call pinned to a session worker runs on that worker's own queue.

@@ -13,6 +13,7 @@ import {
   branchTaken,
   type ConversationOrigin,
   DurableTurnsError,
+  endedTurns,
   type ForkPoint,
   forkedTurnOf,
   formatIssues,
@@ -66,10 +67,9 @@ export async function startBranch({
       throw error;
     });
   // The running turn has not ended: a branch cannot go after it.
-  const endedTurns = source.running ? source.turnCount - 1 : source.turnCount;
-  const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
-  const fork =
-    options.fork && (await forkOf({ client, source: { ...source, endedTurns }, afterTurn, ...options.fork }));
+  const ended = { ...source, endedTurns: endedTurns(source) };
+  const origin = branchOrigin({ source: ended, afterTurn });
+  const fork = options.fork && (await forkOf({ client, source: ended, afterTurn, ...options.fork }));
   // Checked here, before anything starts: a workflow whose input it cannot read would fail each task.
   const input = conversationWorkflowInputSchema.safeParse({
     conversationId,

@@ -42,6 +42,7 @@ import {
   type SendPolicy,
   sendArgsSchema,
   threadIdSchema,
+  transcriptTurnIds,
   unknownConversation,
 } from '../core';
 import { pause } from './abortable-pause';
@@ -162,18 +163,14 @@ export class ConversationClient {
    * yet); a branch's begins with those of the turns it came after.
    */
   async transcript(conversationId: string): Promise<Message[]> {
-    const { turnCount, running, origin = [] } = await this.state(conversationId);
-    const spans = [...origin].reverse();
-    spans.push({ conversationId, turns: running ? turnCount - 1 : turnCount });
     const messages: Message[] = [];
-    for (const span of spans)
-      for (let n = 1; n <= span.turns; n++) {
-        const result = await this.turns.attach(conversationTurnId(span.conversationId, n)).result();
-        messages.push(
-          ...(result.events[0]?.type === 'turn.started' ? result.events[0].input : []),
-          ...result.transcript,
-        );
-      }
+    for (const turnId of transcriptTurnIds(await this.state(conversationId))) {
+      const result = await this.turns.attach(turnId).result();
+      messages.push(
+        ...(result.events[0]?.type === 'turn.started' ? result.events[0].input : []),
+        ...result.transcript,
+      );
+    }
     return messages;
   }
 

@@ -60,6 +60,7 @@ export * from './tools/prepare-call';
 export * from './tools/retry-decision';
 export * from './tools/run-tool-attempt';
 export * from './tools/stable-hash';
+export * from './tools/sub-agent-start';
 export * from './tools/sub-agents';
 export * from './tools/tool-files';
 export * from './tools/tool-json-schema';

@@ -1,11 +1,4 @@
-import {
-  budgetSlice,
-  NonRetryableToolError,
-  type SubAgents,
-  type TurnEngine,
-  type TurnResult,
-  type TurnStateView,
-} from '../core';
+import { type SubAgents, subAgentStart, type TurnEngine, type TurnResult, type TurnStateView } from '../core';
 import type { RunTurnArgs } from './in-process-executor-options';
 
 /** What of the executor runs sub-agents (named here so that this file need not import it). */
@@ -33,13 +26,10 @@ export function inProcessSubAgents(executor: TurnRunner): SubAgents {
       if (finished) return finished;
       if ((await executor.journalLength(turnId)) > 0)
         return executor.resumeTurn({ turnId, takeOver: true }, { signal });
-      const { budgetLeft, grants } = executor.stateOf(parentTurnId) ?? {};
-      const slice = budgetSlice(budget, budgetLeft);
-      if (typeof slice === 'string')
-        throw new NonRetryableToolError(`the sub-agent was not started: ${slice}`);
+      // Its approval rules are the executor's, as its parent's are: only the budget and grants differ.
+      const { budget: slice, grants } = subAgentStart(budget, executor.stateOf(parentTurnId));
       const parent = { turnId: parentTurnId, toolCallId: parentToolCallId };
       return executor.runTurn(
-        // It starts with the grants its parent has in force: "always allow" covers the work it hands on.
         { turnId, input, budget: slice, parent, ...(grants && { grants }), ...(output ? { output } : {}) },
         { signal },
       );

@@ -173,3 +173,25 @@ export function checkOriginAgainst(
       { code: 'branch-source-gone' },
     );
 }
+
+/** How many of a conversation's turns have ended (a running turn is its last started). */
+export function endedTurns({ turnCount, running }: { turnCount: number; running?: unknown }): number {
+  return running ? turnCount - 1 : turnCount;
+}
+
+/**
+ * The turns a conversation's transcript is made of, in order: those of what it branched from (its
+ * first source's first), then its own that ended.
+ */
+export function transcriptTurnIds(state: {
+  conversationId: string;
+  turnCount: number;
+  running?: unknown;
+  origin?: ConversationOrigin;
+}): string[] {
+  const spans = [...(state.origin ?? [])].reverse();
+  spans.push({ conversationId: state.conversationId, turns: endedTurns(state) });
+  return spans.flatMap((span) =>
+    Array.from({ length: span.turns }, (_, n) => conversationTurnId(span.conversationId, n + 1)),
+  );
+}

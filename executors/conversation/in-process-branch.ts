@@ -6,6 +6,7 @@ import {
   type ConversationAction,
   type ConversationOrigin,
   type ConversationState,
+  endedTurns,
   type ForkPoint,
   forkedTurnOf,
   parsedOrThrow,
@@ -49,11 +50,11 @@ export async function startBranchHere({
   const { state: source, version } = await hold(from);
   // Held at version 0, it was only looked at: never begun.
   if (version === 0) throw unknownConversation(from);
-  const endedTurns = source.running ? source.turnCount - 1 : source.turnCount;
-  const origin = branchOrigin({ source: { ...source, endedTurns }, afterTurn });
+  const ended = { ...source, endedTurns: endedTurns(source) };
+  const origin = branchOrigin({ source: ended, afterTurn });
   let firstTurnFork: BranchFork | undefined;
   if (fork) {
-    const forked = forkedTurnOf({ source: { ...source, endedTurns }, afterTurn });
+    const forked = forkedTurnOf({ source: ended, afterTurn });
     const result = await finishedResult(forked);
     if (!result) throw new Error(`turn ${forked} has not finished in this executor's journal`);
     firstTurnFork = branchFork({ from: forked, source: result, ...fork });

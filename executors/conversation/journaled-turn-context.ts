@@ -3,12 +3,12 @@ import {
   type ConversationState,
   checkOriginAgainst,
   conversationSessionKey,
-  conversationTurnId,
   type EarlierTurns,
   type Message,
   noticesOf,
   type TurnContext,
   type TurnResult,
+  transcriptTurnIds,
   turnContext,
   turnMessages,
 } from '../../core';
@@ -113,12 +113,7 @@ export async function journaledTranscript({
   state: Pick<ConversationState, 'conversationId' | 'turnCount' | 'running' | 'origin'>;
   result: (turnId: string) => Promise<TurnResult>;
 }): Promise<Message[]> {
-  const { conversationId, turnCount, running, origin = [] } = state;
-  const spans = [...origin].reverse();
-  spans.push({ conversationId, turns: running ? turnCount - 1 : turnCount });
   const messages: Message[] = [];
-  for (const span of spans)
-    for (let n = 1; n <= span.turns; n++)
-      messages.push(...turnMessages(await result(conversationTurnId(span.conversationId, n))));
+  for (const turnId of transcriptTurnIds(state)) messages.push(...turnMessages(await result(turnId)));
   return messages;
 }
